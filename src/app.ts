@@ -1,0 +1,79 @@
+// The application as a Fastify instance (DESIGN.md §10, after fastify/demo): main.ts, the CLI and
+// the tests all build it through buildApp, so tests exercise exactly what `npm start` runs.
+
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { loggerOptions } from './http/logger.ts';
+import { Metrics } from './http/metrics.ts';
+import opsRoutes from './http/routes/ops.ts';
+import type { Store } from './store/types.ts';
+import './http/fastify-types.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  metrics?: Metrics;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+  /** Extra readiness condition for /readyz. */
+  ready?: () => boolean;
+  /** Registers the feature plugins (auth, market data, trading, parlay) on the instance. */
+  features?: (app: FastifyInstance) => Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const metrics = deps.metrics ?? new Metrics();
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, deps.logStream),
+    bodyLimit: config.bodyLimit,
+    // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
+    genReqId: (req) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tickbook',
+        version: '0.1.0',
+        description:
+          'Sports event-contract exchange: parlay prices, OAuth2 client-credentials tokens, event metadata, events, markets with orderbooks, orders and account balance.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(opsRoutes, { store: deps.store, metrics, ready: deps.ready });
+  if (deps.features) await deps.features(app);
+  return app;
+}

@@ -1,0 +1,23 @@
+// Scopes (DESIGN.md §7). read:tape — market data (metadata, events, markets, books);
+// read:trader — the caller's own account (balance, positions, orders, fills);
+// execute:trader — order entry; admin — the operator API.
+
+export const SCOPES = ['read:tape', 'read:trader', 'execute:trader', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What a new trader client is granted unless told otherwise (the production token's set). */
+export const DEFAULT_TRADER_SCOPES: readonly Scope[] = ['execute:trader', 'read:trader', 'read:tape'];
+
+export function isScope(s: string): s is Scope {
+  return (SCOPES as readonly string[]).includes(s);
+}
+
+/** The authenticated caller of a protected route, set by the bearer guard. */
+export interface Principal {
+  clientId: string;
+  /** The account the client acts for (every trader client has one). */
+  accountId: string | null;
+  scopes: ReadonlySet<Scope>;
+  /** The token's jti. */
+  tokenId: string;
+}

@@ -1,0 +1,88 @@
+// One registry of API error codes (DESIGN.md §8; after fastify's lib/errors.js and jose's
+// util/errors.ts): code and tests switch on `code`, never on message text. The wire envelope is
+// `{ statusCode, error, message, code, details? }`, the shape Fastify and the production API use.
+// OAuth endpoints use RFC 6749 §5.2 bodies instead; see src/auth/oauth-errors.ts.
+
+import { STATUS_CODES } from 'node:http';
+
+export const ErrorCodes = {
+  // generic HTTP
+  VALIDATION_FAILED: { status: 400, message: 'Request validation failed' },
+  MALFORMED_JSON: { status: 400, message: 'Body is not valid JSON' },
+  BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  UNAUTHORIZED: { status: 401, message: 'Authentication required' },
+  INVALID_TOKEN: { status: 401, message: 'Invalid access token' },
+  INSUFFICIENT_SCOPE: { status: 403, message: 'Insufficient scope' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  // catalog
+  EVENT_NOT_FOUND: { status: 404, message: 'Event not found' },
+  MARKET_NOT_FOUND: { status: 404, message: 'Market not found' },
+  LEAGUE_NOT_FOUND: { status: 404, message: 'League not found' },
+  TEAM_NOT_FOUND: { status: 404, message: 'Team not found' },
+  INVALID_ID: { status: 400, message: 'Malformed identifier' },
+  ALREADY_EXISTS: { status: 409, message: 'Already exists' },
+  INVALID_TRANSITION: { status: 409, message: 'Status transition not allowed' },
+  // accounts and clients
+  CLIENT_NOT_FOUND: { status: 404, message: 'Client not found' },
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found' },
+  INVALID_AMOUNT: { status: 400, message: 'Invalid amount' },
+  INVALID_CURRENCY: { status: 400, message: 'Invalid currency' },
+  // trading
+  INVALID_PRICE: { status: 400, message: 'Price is not on the tick table' },
+  INVALID_QTY: { status: 400, message: 'Quantity must be a positive integer' },
+  INVALID_TIF: { status: 400, message: 'Invalid time in force' },
+  OUTCOME_NOT_FOUND: { status: 404, message: 'Outcome not found' },
+  MARKET_NOT_OPEN: { status: 409, message: 'Market is not open' },
+  EVENT_NOT_TRADABLE: { status: 409, message: 'Event is not open for trading' },
+  TRADING_LOCKED: { status: 409, message: 'Trading is locked' },
+  INSUFFICIENT_FUNDS: { status: 409, message: 'Insufficient funds' },
+  POST_ONLY_WOULD_TAKE: { status: 409, message: 'Post-only order would take liquidity' },
+  FOK_NOT_FILLED: { status: 409, message: 'Fill-or-kill order could not be filled' },
+  ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
+  ALREADY_SETTLED: { status: 409, message: 'Market already settled' },
+  LOCK_NOT_FOUND: { status: 404, message: 'Lock not found' },
+  // parlay (DESIGN.md §6; every decline is 400 "Cannot price parlay")
+  CANNOT_PRICE_PARLAY: { status: 400, message: 'Cannot price parlay' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** An error the API reports to the caller as the DESIGN.md §8 envelope. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message ?? ErrorCodes[code].message);
+    this.name = 'ApiError';
+    this.statusCode = ErrorCodes[code].status;
+  }
+}
+
+export interface ErrorEnvelope {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: string;
+  details?: unknown;
+}
+
+/** The wire body for an error. `error` is the HTTP reason phrase, as Fastify writes it. */
+export function envelope(statusCode: number, code: string, message: string, details?: unknown): ErrorEnvelope {
+  const body: ErrorEnvelope = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, code };
+  if (details !== undefined) body.details = details;
+  return body;
+}
+
+export function apiErrorEnvelope(err: ApiError): ErrorEnvelope {
+  return envelope(err.statusCode, err.code, err.message, err.details);
+}

@@ -1,0 +1,65 @@
+// The read side of the exchange state machine: what the HTTP edge, the pricer, the demo market
+// maker and the read-model caches may ask of the state. Reads never mutate; records returned are
+// snapshots (or frozen views) that the caller must not modify.
+
+import type {
+  Currency,
+  EventRecord,
+  Fill,
+  Game,
+  Id,
+  League,
+  Level,
+  MarketRecord,
+  OrderRecord,
+  OutcomeRecord,
+  Position,
+  Team,
+  Tick,
+  TradingLock,
+  Wallet,
+} from './types.ts';
+
+export interface ExchangeReader {
+  /** Bumped by every command that changes the catalog (events, markets, statuses, scores, settlement). */
+  readonly catalogVersion: number;
+  /** Sequence number of the last applied command. */
+  readonly lastSeq: number;
+  readonly feeCoefficient: number;
+
+  leagues(): readonly League[];
+  team(id: Id): Team | undefined;
+  teams(league?: string): readonly Team[];
+  game(id: Id): Game | undefined;
+  event(id: Id): EventRecord | undefined;
+  /** Every event, ordered by scheduledStart then id (the listing order, stable across pages). */
+  eventsSorted(): readonly EventRecord[];
+  market(id: Id): MarketRecord | undefined;
+  outcome(id: Id): OutcomeRecord | undefined;
+
+  /** Changes whenever that book changes; cached bytes are keyed by it. */
+  bookSeq(marketId: Id, currency: Currency): number;
+  /** DESIGN.md §5: bids on outcome 0 (highest first), asks = bids on outcome 1 at 1 − q (lowest first). */
+  bookLevels(marketId: Id, currency: Currency): { bids: Level[]; asks: Level[] };
+  /** Resting bids on one outcome in priority order (best price first, then time). */
+  restingOrders(outcomeId: Id, currency: Currency): OrderRecord[];
+  /** Best resting bid on an outcome, aggregated over that price level. */
+  bestBid(outcomeId: Id, currency: Currency): { price: Tick; qty: number } | null;
+
+  hasAccount(accountId: Id): boolean;
+  wallet(accountId: Id, currency: Currency): Wallet | undefined;
+  /** Orders the state still holds for the account (resting ones at least). */
+  openOrders(accountId: Id, currency?: Currency): OrderRecord[];
+  /** An order the state still holds (resting), or undefined. Closed orders live in SQL history. */
+  order(orderId: Id): OrderRecord | undefined;
+  /** Open positions of the account. */
+  positions(accountId: Id, currency?: Currency): Position[];
+  /** Result of an earlier placement with this clientOrderId, for idempotency. */
+  orderIdForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
+
+  /** Active locks (expired ones are removed by the Expire command). */
+  locks(): { system: TradingLock | null; events: TradingLock[] };
+
+  /** Recent fills of an account held in memory, newest first (history beyond: SQL). */
+  recentFills?(accountId: Id, currency?: Currency): Fill[];
+}

@@ -1,0 +1,338 @@
+// The exchange's domain contract (DESIGN.md §2–§4): the records the state machine holds, the
+// commands that change it, and the events it emits. Shared by the engine, the journal, the demo
+// slate, the pricer and the HTTP edge. Units (DESIGN.md §3):
+//   - Tick  : integer price in thousandths of probability (0.667 → 667); valid ones: ticks.ts.
+//   - Qty   : integer payout in minimum currency units (MCU): CASH 1 MCU = 0.01, COIN 1 MCU = 1.
+//   - Money : integer count of 1e-5 currency unit (1738.42 Cash → 173_842_000).
+//   - Millis: integer milliseconds since the Unix epoch (UTC).
+// Ids are UUID strings, minted outside the state machine and carried in commands.
+
+export type Currency = 'CASH' | 'COIN';
+export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
+
+export type Tick = number;
+export type Qty = number;
+export type Money = number;
+export type Millis = number;
+export type Id = string;
+
+export const EVENT_TYPES = ['Game', 'Future', 'Tournament'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_STATUSES = [
+  'INITIAL',
+  'OPEN_PREGAME',
+  'CLOSED_PREGAME',
+  'OPEN_INGAME',
+  'FINAL',
+  'DELAYED',
+  'CANCELED',
+] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** Statuses in which orders are accepted (DESIGN.md §4). */
+export const TRADABLE_EVENT_STATUSES: readonly EventStatus[] = ['OPEN_PREGAME', 'OPEN_INGAME'];
+
+export const GAME_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DELAYED', 'FINAL', 'CANCELED'] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+
+/** Upper-case market codes (DESIGN.md §2). YES_NO is the two-outcome market of a Future. */
+export const MARKET_TYPES = [
+  'MONEY',
+  'SPREAD',
+  'TOTAL',
+  'TEAM_TOTAL',
+  'MONEY_1H',
+  'SPREAD_1H',
+  'TOTAL_1H',
+  'YES_NO',
+] as const;
+export type MarketType = (typeof MARKET_TYPES)[number];
+
+export const MARKET_STATUSES = ['OPEN', 'CLOSED', 'SETTLED'] as const;
+export type MarketStatus = (typeof MARKET_STATUSES)[number];
+
+export const OUTCOME_STATUSES = ['TBD', 'WIN', 'LOSS', 'PUSH'] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+export const TIFS = ['GTC', 'GTT', 'IOC', 'FOK', 'PO'] as const;
+export type TimeInForce = (typeof TIFS)[number];
+
+export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+// ---------------------------------------------------------------- catalog records
+
+export interface League {
+  code: string; // 'NFL'
+  name: string; // 'National Football League'
+}
+
+export interface Team {
+  id: Id;
+  league: string;
+  name: string; // 'Buffalo Bills'
+  shortName: string; // 'Bills'
+  symbol: string; // 'BUF'
+  mascot: string; // 'Bills'
+}
+
+export interface Game {
+  id: Id;
+  league: string;
+  status: GameStatus;
+  scheduledStart: Millis;
+  homeTeamId: Id;
+  awayTeamId: Id;
+  /** Final or running score, once known. */
+  homeScore: number | null;
+  awayScore: number | null;
+}
+
+export interface EventRecord {
+  id: Id;
+  type: EventType;
+  status: EventStatus;
+  description: string; // 'Kansas City Chiefs @ Buffalo Bills'
+  league: string;
+  scheduledStart: Millis;
+  gameId: Id | null;
+  marketIds: Id[];
+  /** Stored, never used to filter the REST listing (SPEC.md §3). */
+  pregameVisible: boolean;
+  liveVisible: boolean;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export interface MarketRecord {
+  id: Id;
+  eventId: Id;
+  type: MarketType;
+  /** Half-line on the home margin (SPREAD, from the home side: -2.5 = home gives 2.5) or on the
+   * total (TOTAL: 47.5); null for MONEY and YES_NO. */
+  strike: number | null;
+  description: string; // 'KC @ BUF Total 47.5'
+  status: MarketStatus;
+  /** [outcome index 0 (home/over/yes), outcome index 1 (away/under/no)]. */
+  outcomeIds: [Id, Id];
+  /** Traded payout per currency, MCU. */
+  volume: Record<Currency, Qty>;
+  settledAt: Millis | null;
+  /** Winning outcome id, 'PUSH' (void: costs refunded) or null while unsettled. */
+  result: Id | 'PUSH' | null;
+}
+
+export interface OutcomeRecord {
+  id: Id;
+  marketId: Id;
+  index: 0 | 1;
+  description: string; // 'Over 47.5', 'BUF -2.5'
+  status: OutcomeStatus;
+  /** Last traded price per currency (ticks), null before the first trade. */
+  last: Record<Currency, Tick | null>;
+  competitorTeamId: Id | null;
+}
+
+// ---------------------------------------------------------------- trading records
+
+export interface OrderRecord {
+  id: Id;
+  accountId: Id;
+  outcomeId: Id;
+  marketId: Id;
+  currency: Currency;
+  price: Tick;
+  /** Remaining (unfilled) payout, MCU. */
+  qty: Qty;
+  originalQty: Qty;
+  tif: TimeInForce;
+  /** GTT expiry (createdAt + ttl), null otherwise. */
+  expiresAt: Millis | null;
+  flags: string | null;
+  clientOrderId: string | null;
+  status: OrderStatus;
+  createdAt: Millis;
+  updatedAt: Millis;
+}
+
+export interface Fill {
+  id: Id; // `${takerOrderId}:${n}` style ids are minted by the engine deterministically
+  seq: number; // command sequence number that produced it
+  accountId: Id;
+  orderId: Id;
+  outcomeId: Id;
+  marketId: Id;
+  currency: Currency;
+  /** Price this side paid for its outcome, ticks. */
+  price: Tick;
+  qty: Qty;
+  isTaker: boolean;
+  isWash: boolean;
+  /** Fee charged to this side, Money (0 for makers and pregame). */
+  fee: Money;
+  feeCoefficient: number;
+  ts: Millis;
+}
+
+export interface Wallet {
+  /** Spendable funds, Money. */
+  available: Money;
+  /** Collateral reserved by resting orders, Money. */
+  reserved: Money;
+}
+
+export interface Position {
+  accountId: Id;
+  outcomeId: Id;
+  marketId: Id;
+  currency: Currency;
+  /** Payout held, MCU. */
+  size: Qty;
+  /** What was paid for it (collateral locked in the position), Money. */
+  cost: Money;
+}
+
+export interface TradingLock {
+  id: Id;
+  eventId: Id | null; // null: the system lock
+  reason: string;
+  createdAt: Millis;
+  /** null: until cleared. */
+  expiresAt: Millis | null;
+}
+
+// ---------------------------------------------------------------- commands
+// Every command carries `ts`, stamped by the sequencer; the state machine reads no clock.
+
+interface Base {
+  ts: Millis;
+}
+
+export interface MarketSpec {
+  id: Id;
+  type: MarketType;
+  strike: number | null;
+  description: string;
+  outcomes: [OutcomeSpec, OutcomeSpec];
+}
+
+export interface OutcomeSpec {
+  id: Id;
+  description: string;
+  competitorTeamId?: Id | null;
+}
+
+export type Command =
+  | (Base & { type: 'CreateLeague'; code: string; name: string })
+  | (Base & { type: 'CreateTeam'; team: Team })
+  | (Base & {
+      type: 'CreateEvent';
+      event: {
+        id: Id;
+        type: EventType;
+        status: EventStatus;
+        description: string;
+        league: string;
+        scheduledStart: Millis;
+        pregameVisible?: boolean;
+        liveVisible?: boolean;
+      };
+      game: { id: Id; homeTeamId: Id; awayTeamId: Id } | null;
+      markets: MarketSpec[];
+    })
+  | (Base & { type: 'AddMarkets'; eventId: Id; markets: MarketSpec[] })
+  | (Base & { type: 'SetEventStatus'; eventId: Id; status: EventStatus })
+  | (Base & { type: 'SetGameScore'; gameId: Id; homeScore: number; awayScore: number })
+  | (Base & { type: 'SetMarketStatus'; marketId: Id; status: 'OPEN' | 'CLOSED' })
+  | (Base & { type: 'SettleMarket'; marketId: Id; result: Id | 'PUSH' })
+  | (Base & { type: 'CreateAccount'; accountId: Id })
+  | (Base & { type: 'Deposit'; accountId: Id; currency: Currency; amount: Money })
+  | (Base & { type: 'Withdraw'; accountId: Id; currency: Currency; amount: Money })
+  | (Base & {
+      type: 'PlaceOrder';
+      orderId: Id;
+      accountId: Id;
+      outcomeId: Id;
+      currency: Currency;
+      price: Tick;
+      qty: Qty;
+      tif: TimeInForce;
+      /** GTT only: milliseconds to live. */
+      ttl?: number;
+      flags?: string | null;
+      clientOrderId?: string | null;
+    })
+  | (Base & { type: 'CancelOrder'; accountId: Id; orderId: Id })
+  | (Base & {
+      type: 'CancelOrders';
+      accountId: Id;
+      scope: 'all' | 'event' | 'market';
+      /** eventId or marketId for those scopes. */
+      scopeId?: Id;
+      /** Only these order ids (batch cancel); each unknown one is skipped and reported. */
+      orderIds?: Id[];
+    })
+  /** Cancels every GTT order whose expiresAt <= ts, and expires locks. Issued by the scheduler. */
+  | (Base & { type: 'Expire' })
+  | (Base & { type: 'SetLock'; lock: TradingLock })
+  | (Base & { type: 'ClearLock'; lockId: Id })
+  | (Base & { type: 'SetFeeCoefficient'; coefficient: number });
+
+export type CommandType = Command['type'];
+
+// ---------------------------------------------------------------- results and events
+
+/** A rejected command changes nothing and is not journaled. `code` is a key of ErrorCodes. */
+export interface Rejection {
+  ok: false;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface Accepted {
+  ok: true;
+  events: DomainEvent[];
+}
+
+export type CommandResult = Accepted | Rejection;
+
+export type DomainEvent =
+  | { kind: 'CatalogChanged'; eventIds: Id[]; marketIds: Id[] }
+  | { kind: 'OrderPlaced'; order: OrderRecord }
+  | { kind: 'OrderFilled'; fill: Fill }
+  | { kind: 'OrderCanceled'; order: OrderRecord; reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' }
+  | { kind: 'BookChanged'; marketId: Id; currency: Currency }
+  | { kind: 'WalletChanged'; accountId: Id; currency: Currency }
+  | { kind: 'PositionChanged'; position: Position }
+  | { kind: 'MarketSettled'; marketId: Id; result: Id | 'PUSH' }
+  | { kind: 'EventStatusChanged'; eventId: Id; from: EventStatus; to: EventStatus }
+  | { kind: 'LocksChanged' }
+  | {
+      kind: 'LedgerEntry';
+      accountId: Id;
+      currency: Currency;
+      entryKind: 'DEPOSIT' | 'WITHDRAWAL' | 'TRADE' | 'FEE' | 'NET' | 'SETTLEMENT' | 'REFUND';
+      amount: Money;
+      ref: Id | null;
+    };
+
+// ---------------------------------------------------------------- the state machine contract
+
+/** A book level aggregated per price, DESIGN.md §5 (seen from outcome index 0). */
+export interface Level {
+  price: Tick;
+  qty: Qty;
+}
+
+/**
+ * What the journal needs of a state machine: deterministic apply, a hash of the whole state,
+ * and a snapshot that restores to the same hash.
+ */
+export interface StateMachine<C, R> {
+  apply(cmd: C): R;
+  hash(): string;
+  snapshot(): Uint8Array;
+  restore(snapshot: Uint8Array): void;
+}

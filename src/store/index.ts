@@ -1,0 +1,12 @@
+import type { Config } from '../config.ts';
+import { PgliteStore } from './pglite-store.ts';
+import { PostgresStore } from './postgres-store.ts';
+import type { Store } from './types.ts';
+
+export type { Queryable, QueryResult, Store, StoreKind } from './types.ts';
+
+/** DATABASE_URL selects PostgreSQL; otherwise the embedded store lives in DATA_DIR/pg. */
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Store> {
+  if (config.databaseUrl !== undefined) return PostgresStore.open(config.databaseUrl);
+  return PgliteStore.open(`${config.dataDir}/pg`);
+}

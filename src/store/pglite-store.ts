@@ -1,0 +1,80 @@
+// Embedded backend: PGlite (PostgreSQL compiled to WASM) keeping its data directory on disk.
+// Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
+// returns only after PGlite has written its changes out to the file system.
+
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
+import type { Queryable, QueryResult, Store } from './types.ts';
+
+type PgliteTx = Pick<PGlite, 'query' | 'exec'>;
+
+function wrap(q: PgliteTx): Queryable & { exec(sql: string): Promise<void> } {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      const r = await q.query<T>(sql, params as unknown[] | undefined);
+      return { rows: r.rows, affectedRows: r.affectedRows };
+    },
+    async exec(sql: string): Promise<void> {
+      await q.exec(sql);
+    },
+  };
+}
+
+export class PgliteStore implements Store {
+  readonly kind = 'pglite' as const;
+  private constructor(private readonly db: PGlite) {}
+
+  /** Opens (creating when absent) the data directory; `undefined` keeps everything in memory. */
+  static async open(dataDir: string | undefined): Promise<PgliteStore> {
+    if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+    const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+    return new PgliteStore(db);
+  }
+
+  /** Wraps an existing PGlite instance (tests clone a template instance). */
+  static fromInstance(db: PGlite): PgliteStore {
+    return new PgliteStore(db);
+  }
+
+  get instance(): PGlite {
+    return this.db;
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return wrap(this.db).query<T>(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(wrap(tx)));
+  }
+
+  async migrate(): Promise<string[]> {
+    await this.db.exec(MIGRATIONS_TABLE);
+    const applied = new Set(await this.appliedMigrations());
+    return applyPending((fn) => this.db.transaction((tx) => fn(wrap(tx))), applied);
+  }
+
+  async appliedMigrations(): Promise<string[]> {
+    await this.db.exec(MIGRATIONS_TABLE);
+    const r = await this.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+    return r.rows.map((x) => x.name);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}

@@ -1,0 +1,101 @@
+// Production backend: a PostgreSQL server through a node-postgres pool (DATABASE_URL).
+
+import pg from 'pg';
+import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
+import type { Queryable, QueryResult, Store } from './types.ts';
+
+// bigint (int8) columns come back as strings by default; every int8 this project stores is a
+// count or an amount within Number.MAX_SAFE_INTEGER, so parse them as numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Promise<void> } {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      const r = await c.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
+    },
+    async exec(sql: string): Promise<void> {
+      await c.query(sql);
+    },
+  };
+}
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(connectionString: string, max = 10): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString, max });
+    // An idle client's error (server restart) must not crash the process; the next query fails
+    // and is reported where it is made.
+    pool.on('error', () => {});
+    const s = new PostgresStore(pool);
+    await s.query('SELECT 1');
+    return s;
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return wrap(this.pool).query<T>(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(wrap(client));
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async migrate(): Promise<string[]> {
+    const client = await this.pool.connect();
+    try {
+      // One migrator at a time across processes (a leader and replicas may start together).
+      await client.query('SELECT pg_advisory_lock(7355608)');
+      await client.query(MIGRATIONS_TABLE);
+      const applied = new Set((await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+      return await applyPending(async (fn) => {
+        await client.query('BEGIN');
+        try {
+          await fn(wrap(client));
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      }, applied);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7355608)').catch(() => {});
+      client.release();
+    }
+  }
+
+  async appliedMigrations(): Promise<string[]> {
+    await this.pool.query(MIGRATIONS_TABLE);
+    const r = await this.pool.query('SELECT name FROM schema_migrations ORDER BY name');
+    return r.rows.map((x) => x.name as string);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,30 @@
+// The store interface (DESIGN.md §1 principle 6): one contract, two backends (PGlite in DATA_DIR,
+// PostgreSQL via DATABASE_URL) that run the same SQL migrations. Domain modules never see a
+// backend; they receive a Store and write plain PostgreSQL SQL with $1-style parameters.
+
+export interface QueryResult<T> {
+  rows: T[];
+  /** Rows inserted, updated or deleted, where the backend reports it. */
+  affectedRows?: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+}
+
+export type StoreKind = 'pglite' | 'postgres';
+
+export interface Store extends Queryable {
+  readonly kind: StoreKind;
+  /** Runs several statements without parameters (DDL, migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Applies the migrations not yet applied; returns the names it applied (none: a no-op). */
+  migrate(): Promise<string[]>;
+  /** Names of applied migrations, oldest first. */
+  appliedMigrations(): Promise<string[]>;
+  /** True when the backend answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
