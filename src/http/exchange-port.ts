@@ -1,0 +1,38 @@
+// What the HTTP edge needs of the running exchange: the current state to read, a way to submit
+// commands through the sequencer (resolved once durable), ids, and the SQL-backed history for
+// what no longer lives in memory (closed orders, old fills). Implemented by src/runtime/.
+
+import type { ExchangeReader } from '../exchange/reader.ts';
+import type { Command, CommandResult, Currency, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
+
+/** A command before the sequencer stamps its time. */
+export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
+
+export interface HistoryQuery {
+  accountId: Id;
+  currency?: Currency;
+  status?: OrderStatus;
+  limit: number;
+  offset: number;
+}
+
+export interface ExchangeHistory {
+  /** Any order of the account, open or closed, or undefined. */
+  order(accountId: Id, orderId: Id): Promise<OrderRecord | undefined>;
+  /** Orders of the account, newest first. */
+  orders(q: HistoryQuery): Promise<OrderRecord[]>;
+  /** Fills of the account, newest first. */
+  fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]>;
+}
+
+export interface ExchangePort {
+  /** The live state; read synchronously, never mutate. */
+  reader(): ExchangeReader;
+  /** Applies a command through the sequencer; resolves after the journal commit. */
+  submit(cmd: CommandInput): Promise<CommandResult>;
+  /** Several commands, one commit, one result each in order. */
+  submitMany(cmds: CommandInput[]): Promise<CommandResult[]>;
+  /** A fresh time-ordered id (UUIDv7) for orders, events, markets… */
+  newId(): Id;
+  history: ExchangeHistory;
+}
