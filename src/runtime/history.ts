@@ -1,0 +1,299 @@
+// The SQL history read model (issue 4 item 5: "history beyond memory lives in SQL tables written
+// from the journal's events"). A batch of applied commands yields DomainEvents; the rows they
+// imply are gathered here and written in the same transaction as the batch's journal rows, so
+// history is exactly as durable as the journal. Each statement writes a whole batch through
+// unnest() arrays: one round trip per table per group commit, whatever the batch size.
+
+import type { ExchangeReader } from '../exchange/reader.ts';
+import type { Currency, DomainEvent, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
+import type { ExchangeHistory, HistoryQuery } from '../http/exchange-port.ts';
+import type { Queryable } from '../store/types.ts';
+
+interface LedgerRow {
+  seq: number;
+  n: number;
+  accountId: Id;
+  currency: Currency;
+  kind: string;
+  amount: number;
+  ref: string | null;
+}
+
+/** Rows gathered from the events of one group commit. */
+export class HistoryBatch {
+  /** Latest version of each order touched in the batch. */
+  readonly orders = new Map<Id, { order: OrderRecord; seq: number }>();
+  readonly fills: Fill[] = [];
+  readonly ledger: LedgerRow[] = [];
+  private ledgerN = 0;
+  private ledgerSeq = -1;
+
+  get empty(): boolean {
+    return this.orders.size === 0 && this.fills.length === 0 && this.ledger.length === 0;
+  }
+
+  add(seq: number, events: readonly DomainEvent[]): void {
+    for (const e of events) {
+      switch (e.kind) {
+        case 'OrderPlaced':
+        case 'OrderCanceled':
+          this.orders.set(e.order.id, { order: e.order, seq });
+          break;
+        case 'OrderFilled':
+          this.fills.push(e.fill);
+          break;
+        case 'LedgerEntry':
+          if (seq !== this.ledgerSeq) {
+            this.ledgerSeq = seq;
+            this.ledgerN = 0;
+          }
+          this.ledger.push({
+            seq,
+            n: this.ledgerN++,
+            accountId: e.accountId,
+            currency: e.currency,
+            kind: e.entryKind,
+            amount: e.amount,
+            ref: e.ref,
+          });
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** Orders whose remaining qty changed through fills need their new state too. */
+  refreshFrom(reader: ExchangeReader, seq: number): void {
+    for (const f of this.fills) {
+      if (this.orders.has(f.orderId)) continue;
+      const o = reader.order(f.orderId);
+      if (o) this.orders.set(o.id, { order: o, seq });
+    }
+  }
+}
+
+/** Writes a batch inside the caller's transaction. */
+export async function writeHistory(tx: Queryable, batch: HistoryBatch): Promise<void> {
+  if (batch.orders.size > 0) {
+    const rows = [...batch.orders.values()];
+    const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+    await tx.query(
+      `INSERT INTO order_history (id, account_id, outcome_id, market_id, currency, price, qty, original_qty, tif,
+         expires_at, flags, client_order_id, status, created_at, updated_at, seq)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::bigint[],
+         $8::bigint[], $9::text[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[],
+         $16::bigint[])
+       ON CONFLICT (id) DO UPDATE SET qty = EXCLUDED.qty, status = EXCLUDED.status,
+         updated_at = EXCLUDED.updated_at, seq = EXCLUDED.seq`,
+      [
+        col((r) => r.order.id),
+        col((r) => r.order.accountId),
+        col((r) => r.order.outcomeId),
+        col((r) => r.order.marketId),
+        col((r) => r.order.currency),
+        col((r) => r.order.price),
+        col((r) => r.order.qty),
+        col((r) => r.order.originalQty),
+        col((r) => r.order.tif),
+        col((r) => r.order.expiresAt),
+        col((r) => r.order.flags),
+        col((r) => r.order.clientOrderId),
+        col((r) => r.order.status),
+        col((r) => r.order.createdAt),
+        col((r) => r.order.updatedAt),
+        col((r) => r.seq),
+      ],
+    );
+  }
+  if (batch.fills.length > 0) {
+    const f = batch.fills;
+    await tx.query(
+      `INSERT INTO fill_history (id, seq, account_id, order_id, outcome_id, market_id, currency, price, qty, is_taker,
+         is_wash, fee, fee_coefficient, ts)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[],
+         $8::int[], $9::bigint[], $10::bool[], $11::bool[], $12::bigint[], $13::float8[], $14::bigint[])
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        f.map((x) => x.id),
+        f.map((x) => x.seq),
+        f.map((x) => x.accountId),
+        f.map((x) => x.orderId),
+        f.map((x) => x.outcomeId),
+        f.map((x) => x.marketId),
+        f.map((x) => x.currency),
+        f.map((x) => x.price),
+        f.map((x) => x.qty),
+        f.map((x) => x.isTaker),
+        f.map((x) => x.isWash),
+        f.map((x) => x.fee),
+        f.map((x) => x.feeCoefficient),
+        f.map((x) => x.ts),
+      ],
+    );
+  }
+  if (batch.ledger.length > 0) {
+    const l = batch.ledger;
+    await tx.query(
+      `INSERT INTO ledger_history (seq, n, account_id, currency, kind, amount, ref)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::uuid[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+       ON CONFLICT (seq, n) DO NOTHING`,
+      [
+        l.map((x) => x.seq),
+        l.map((x) => x.n),
+        l.map((x) => x.accountId),
+        l.map((x) => x.currency),
+        l.map((x) => x.kind),
+        l.map((x) => x.amount),
+        l.map((x) => x.ref),
+      ],
+    );
+  }
+}
+
+interface OrderRow {
+  id: string;
+  account_id: string;
+  outcome_id: string;
+  market_id: string;
+  currency: Currency;
+  price: number;
+  qty: number | string;
+  original_qty: number | string;
+  tif: OrderRecord['tif'];
+  expires_at: number | string | null;
+  flags: string | null;
+  client_order_id: string | null;
+  status: OrderStatus;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+interface FillRow {
+  id: string;
+  seq: number | string;
+  account_id: string;
+  order_id: string;
+  outcome_id: string;
+  market_id: string;
+  currency: Currency;
+  price: number;
+  qty: number | string;
+  is_taker: boolean;
+  is_wash: boolean;
+  fee: number | string;
+  fee_coefficient: number;
+  ts: number | string;
+}
+
+const n = (v: number | string): number => (typeof v === 'number' ? v : Number(v));
+
+function toOrder(r: OrderRow): OrderRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    outcomeId: r.outcome_id,
+    marketId: r.market_id,
+    currency: r.currency,
+    price: r.price,
+    qty: n(r.qty),
+    originalQty: n(r.original_qty),
+    tif: r.tif,
+    expiresAt: r.expires_at === null ? null : n(r.expires_at),
+    flags: r.flags,
+    clientOrderId: r.client_order_id,
+    status: r.status,
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
+  };
+}
+
+function toFill(r: FillRow): Fill {
+  return {
+    id: r.id,
+    seq: n(r.seq),
+    accountId: r.account_id,
+    orderId: r.order_id,
+    outcomeId: r.outcome_id,
+    marketId: r.market_id,
+    currency: r.currency,
+    price: r.price,
+    qty: n(r.qty),
+    isTaker: r.is_taker,
+    isWash: r.is_wash,
+    fee: n(r.fee),
+    feeCoefficient: r.fee_coefficient,
+    ts: n(r.ts),
+  };
+}
+
+/** ExchangeHistory over the SQL tables; resting orders answer from memory (always current). */
+export class SqlHistory implements ExchangeHistory {
+  constructor(
+    private readonly db: Queryable,
+    private readonly reader: () => ExchangeReader,
+  ) {}
+
+  async order(accountId: Id, orderId: Id): Promise<OrderRecord | undefined> {
+    const live = this.reader().order(orderId);
+    if (live) return live.accountId === accountId ? live : undefined;
+    const r = await this.db.query<OrderRow>('SELECT * FROM order_history WHERE id = $1 AND account_id = $2', [
+      orderId,
+      accountId,
+    ]);
+    return r.rows[0] ? toOrder(r.rows[0]) : undefined;
+  }
+
+  async orders(q: HistoryQuery): Promise<OrderRecord[]> {
+    const params: unknown[] = [q.accountId];
+    let where = 'account_id = $1';
+    if (q.currency) {
+      params.push(q.currency);
+      where += ` AND currency = $${params.length}`;
+    }
+    if (q.status) {
+      params.push(q.status);
+      where += ` AND status = $${params.length}`;
+    }
+    params.push(q.limit, q.offset);
+    const r = await this.db.query<OrderRow>(
+      `SELECT * FROM order_history WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    // Resting orders may have been partly filled since their row was written in an earlier
+    // batch; the in-memory record is the current one.
+    const reader = this.reader();
+    return r.rows.map((row) => reader.order(row.id) ?? toOrder(row));
+  }
+
+  async fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]> {
+    const params: unknown[] = [q.accountId];
+    let where = 'account_id = $1';
+    if (q.currency) {
+      params.push(q.currency);
+      where += ` AND currency = $${params.length}`;
+    }
+    params.push(q.limit, q.offset);
+    const r = await this.db.query<FillRow>(
+      `SELECT * FROM fill_history WHERE ${where} ORDER BY seq DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return r.rows.map(toFill);
+  }
+
+  /** Ledger entries of one fill's taker/maker sides, for the fills' `transactions`. */
+  async ledgerFor(accountId: Id, refs: string[]): Promise<Map<string, { kind: string; amount: number }[]>> {
+    const out = new Map<string, { kind: string; amount: number }[]>();
+    if (refs.length === 0) return out;
+    const r = await this.db.query<{ ref: string; kind: string; amount: number | string }>(
+      'SELECT ref, kind, amount FROM ledger_history WHERE account_id = $1 AND ref = ANY($2::text[]) ORDER BY seq, n',
+      [accountId, refs],
+    );
+    for (const row of r.rows) {
+      const list = out.get(row.ref) ?? [];
+      list.push({ kind: row.kind, amount: n(row.amount) });
+      out.set(row.ref, list);
+    }
+    return out;
+  }
+}
