@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -19,6 +19,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** An existing logger (main.ts shares one with the runtime); overrides logStream. */
+  logger?: FastifyBaseLogger;
   /** Extra readiness condition for /readyz. */
   ready?: () => boolean;
   /** Registers the feature plugins (auth, market data, trading, parlay) on the instance. */
@@ -31,7 +33,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, deps.logStream),
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel, deps.logStream) }),
     bodyLimit: config.bodyLimit,
     // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
     genReqId: (req) => {

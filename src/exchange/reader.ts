@@ -57,6 +57,9 @@ export interface ExchangeReader {
   /** Result of an earlier placement with this clientOrderId, for idempotency. */
   orderIdForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
 
+  /** Earliest GTT expiry among resting orders, or null: when the scheduler must send `Expire`. */
+  nextExpiry(): number | null;
+
   /** Active locks (expired ones are removed by the Expire command). */
   locks(): { system: TradingLock | null; events: TradingLock[] };
 

@@ -21,8 +21,13 @@ interface LedgerRow {
 
 /** Rows gathered from the events of one group commit. */
 export class HistoryBatch {
-  /** Latest version of each order touched in the batch. */
+  /** Latest version of each order placed or cancelled in the batch. */
   readonly orders = new Map<Id, { order: OrderRecord; seq: number }>();
+  /**
+   * Maker fills on orders placed in an earlier batch: the engine reports them only as fills, so
+   * the row's remaining qty is reduced by the filled payout (and the order FILLED at zero).
+   */
+  readonly makerDeltas = new Map<Id, { qty: number; ts: number; seq: number }>();
   readonly fills: Fill[] = [];
   readonly ledger: LedgerRow[] = [];
   private ledgerN = 0;
@@ -35,13 +40,35 @@ export class HistoryBatch {
   add(seq: number, events: readonly DomainEvent[]): void {
     for (const e of events) {
       switch (e.kind) {
+        // OrderPlaced carries the taker's state after its own matching; OrderCanceled the final
+        // state. Either supersedes any earlier delta for that order.
         case 'OrderPlaced':
         case 'OrderCanceled':
-          this.orders.set(e.order.id, { order: e.order, seq });
+          this.orders.set(e.order.id, { order: { ...e.order }, seq });
+          this.makerDeltas.delete(e.order.id);
           break;
-        case 'OrderFilled':
-          this.fills.push(e.fill);
+        case 'OrderFilled': {
+          const f = e.fill;
+          this.fills.push(f);
+          // Taker fills are already reflected in OrderPlaced; a wash moves nothing (the maker's
+          // cancellation arrives as OrderCanceled).
+          if (f.isTaker || f.isWash) break;
+          const known = this.orders.get(f.orderId);
+          if (known) {
+            known.order.qty -= f.qty;
+            known.order.updatedAt = f.ts;
+            if (known.order.qty <= 0) known.order.status = 'FILLED';
+            known.seq = seq;
+          } else {
+            const d = this.makerDeltas.get(f.orderId);
+            if (d) {
+              d.qty += f.qty;
+              d.ts = f.ts;
+              d.seq = seq;
+            } else this.makerDeltas.set(f.orderId, { qty: f.qty, ts: f.ts, seq });
+          }
           break;
+        }
         case 'LedgerEntry':
           if (seq !== this.ledgerSeq) {
             this.ledgerSeq = seq;
@@ -60,15 +87,6 @@ export class HistoryBatch {
         default:
           break;
       }
-    }
-  }
-
-  /** Orders whose remaining qty changed through fills need their new state too. */
-  refreshFrom(reader: ExchangeReader, seq: number): void {
-    for (const f of this.fills) {
-      if (this.orders.has(f.orderId)) continue;
-      const o = reader.order(f.orderId);
-      if (o) this.orders.set(o.id, { order: o, seq });
     }
   }
 }
@@ -104,6 +122,18 @@ export async function writeHistory(tx: Queryable, batch: HistoryBatch): Promise<
         col((r) => r.order.updatedAt),
         col((r) => r.seq),
       ],
+    );
+  }
+  if (batch.makerDeltas.size > 0) {
+    const ids = [...batch.makerDeltas.keys()];
+    const ds = [...batch.makerDeltas.values()];
+    await tx.query(
+      `UPDATE order_history o SET qty = o.qty - d.q,
+         status = CASE WHEN o.qty - d.q <= 0 THEN 'FILLED' ELSE o.status END,
+         updated_at = d.ts, seq = d.seq
+       FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[]) AS d(id, q, ts, seq)
+       WHERE o.id = d.id`,
+      [ids, ds.map((d) => d.qty), ds.map((d) => d.ts), ds.map((d) => d.seq)],
     );
   }
   if (batch.fills.length > 0) {

@@ -1,0 +1,272 @@
+// Matching-engine benchmark (docs/bench-engine.md). A deterministic stream of commands (bids on both
+// outcomes of a handful of markets around a mid price, about a third of them crossing, some cancels,
+// accounts funded first) runs through `Exchange.apply` with accounts, collateral and risk checks; the
+// equivalent stream (bid on A at p = buy at p, bid on B at q = sell A at 1 − q) runs through
+// nodejs-order-book in the same process as the baseline. Then memory per resting order with 1,000,000
+// resting orders, and snapshot/restore/hash time of that state.
+//
+//   node --expose-gc --import tsx bench/engine.ts [--n 1000000] [--runs 3] [--baseline 50000] [--resting 1000000]
+
+import { OrderBook } from 'nodejs-order-book';
+import { Exchange } from '../src/exchange/exchange.ts';
+import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
+import type { Command, MarketSpec } from '../src/exchange/types.ts';
+
+function arg(name: string, dflt: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+}
+const N = arg('n', 1_000_000);
+const RUNS = arg('runs', 3);
+const BASELINE_N = arg('baseline', 50_000);
+const RESTING = arg('resting', 1_000_000);
+const MARKETS = 8;
+const ACCOUNTS = 1_000;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Small deterministic PRNG (mulberry32): same stream on every run and machine. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const uuid = (i: number) => `0190f000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`;
+const accountId = (i: number) => `acct-${i}`;
+
+function setupCommands(): Command[] {
+  const ts = 1_700_000_000_000;
+  const markets: MarketSpec[] = Array.from({ length: MARKETS }, (_, m) => ({
+    id: `m${m}`,
+    type: 'MONEY',
+    strike: null,
+    description: `market ${m}`,
+    outcomes: [
+      { id: `m${m}-a`, description: 'home' },
+      { id: `m${m}-b`, description: 'away' },
+    ],
+  }));
+  const out: Command[] = [
+    { type: 'CreateLeague', ts, code: 'NFL', name: 'NFL' },
+    {
+      type: 'CreateEvent',
+      ts,
+      event: { id: 'e', type: 'Game', status: 'OPEN_PREGAME', description: 'bench', league: 'NFL', scheduledStart: ts },
+      game: null,
+      markets,
+    },
+  ];
+  for (let a = 0; a < ACCOUNTS; a++) {
+    out.push({ type: 'CreateAccount', ts, accountId: accountId(a) });
+    out.push({ type: 'Deposit', ts, accountId: accountId(a), currency: 'CASH', amount: 1e11 });
+  }
+  return out;
+}
+
+interface Stream {
+  cmds: Command[];
+}
+
+/**
+ * The stream: 88% bids, 12% cancels of an earlier order (some already filled: rejected, as in
+ * life). A bid's price is mid − d levels (d in −2..9, tick steps of 0.005) on either outcome, so the
+ * books settle just under 1 with a spread, and bids reaching past the other side's best cross.
+ */
+function makeStream(n: number, seed: number): Stream {
+  const r = rng(seed);
+  const cmds: Command[] = new Array(n);
+  const placed: string[] = [];
+  const owner: number[] = [];
+  const mid = TICK_INDEX[500];
+  for (let i = 0; i < n; i++) {
+    const ts = 1_700_000_001_000 + i;
+    if (r() < 0.12 && placed.length > 0) {
+      const k = Math.floor(r() * placed.length);
+      cmds[i] = { type: 'CancelOrder', ts, accountId: accountId(owner[k]), orderId: placed[k] };
+      continue;
+    }
+    const m = Math.floor(r() * MARKETS);
+    const side = r() < 0.5 ? 'a' : 'b';
+    const d = Math.floor(r() * 12) - 2;
+    const a = Math.floor(r() * ACCOUNTS);
+    const id = uuid(i);
+    placed.push(id);
+    owner.push(a);
+    cmds[i] = {
+      type: 'PlaceOrder',
+      ts,
+      orderId: id,
+      accountId: accountId(a),
+      outcomeId: `m${m}-${side}`,
+      currency: 'CASH',
+      price: TICKS[mid - d],
+      qty: 1 + Math.floor(r() * 1000),
+      tif: 'GTC',
+    };
+  }
+  return { cmds };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function runEngine(stream: Stream): { ms: number; accepted: number; fills: number; resting: number; crossing: number } {
+  const x = new Exchange();
+  for (const c of setupCommands()) if (!x.apply(c).ok) throw new Error('setup failed');
+  gc?.();
+  let accepted = 0;
+  let fills = 0;
+  let crossing = 0;
+  const t0 = performance.now();
+  for (const c of stream.cmds) {
+    const res = x.apply(c);
+    if (res.ok) {
+      accepted++;
+      let f = 0;
+      for (const e of res.events) if (e.kind === 'OrderFilled') f++;
+      if (f > 0) crossing++;
+      fills += f >> 1;
+    }
+  }
+  const ms = performance.now() - t0;
+  if (x.totals().CASH.imbalance !== 0) throw new Error('money not conserved');
+  return { ms, accepted, fills, resting: x.restingCount, crossing };
+}
+
+function runBaseline(stream: Stream, n: number): { ms: number; trades: number } {
+  const books = Array.from({ length: MARKETS }, () => new OrderBook());
+  let trades = 0;
+  const bookOf = new Map<string, OrderBook>();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const c = stream.cmds[i];
+    if (c.type === 'PlaceOrder') {
+      const m = Number(c.outcomeId.slice(1, c.outcomeId.indexOf('-')));
+      const ob = books[m];
+      const isA = c.outcomeId.endsWith('-a');
+      const res = ob.limit({
+        id: c.orderId,
+        side: isA ? ('buy' as never) : ('sell' as never),
+        size: c.qty,
+        price: isA ? c.price : 1000 - c.price,
+      });
+      trades += res.done.length;
+      bookOf.set(c.orderId, ob);
+    } else if (c.type === 'CancelOrder') {
+      bookOf.get(c.orderId)?.cancel(c.orderId);
+    }
+  }
+  return { ms: performance.now() - t0, trades };
+}
+
+function memoryAndSnapshot(n: number): Record<string, string> {
+  gc?.();
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rss0 = process.memoryUsage().rss;
+  const x = new Exchange();
+  for (const c of setupCommands()) x.apply(c);
+  // Non-crossing bids (both outcomes at ≤ 0.495, so p + q < 1), applied in chunks so the commands
+  // never all exist at once: what remains is the engine's state, order-id strings included.
+  const r = rng(7);
+  const CHUNK = 10_000;
+  const low = TICK_INDEX[495];
+  for (let base = 0; base < n; base += CHUNK) {
+    const chunk: Command[] = [];
+    for (let i = base; i < Math.min(n, base + CHUNK); i++) {
+      chunk.push({
+        type: 'PlaceOrder',
+        ts: 1_700_000_001_000 + i,
+        orderId: uuid(i),
+        accountId: accountId(Math.floor(r() * ACCOUNTS)),
+        outcomeId: `m${Math.floor(r() * MARKETS)}-${r() < 0.5 ? 'a' : 'b'}`,
+        currency: 'CASH',
+        price: TICKS[low - Math.floor(r() * 40)],
+        qty: 1 + Math.floor(r() * 1000),
+        tif: 'GTC',
+      });
+    }
+    for (const c of chunk) if (!x.apply(c).ok) throw new Error('resting order rejected');
+  }
+  gc?.();
+  gc?.();
+  const heap1 = process.memoryUsage().heapUsed;
+  const rss1 = process.memoryUsage().rss;
+  let t = performance.now();
+  const snap = x.snapshot();
+  const snapMs = performance.now() - t;
+  t = performance.now();
+  const y = new Exchange();
+  y.restore(snap);
+  const restoreMs = performance.now() - t;
+  t = performance.now();
+  const h1 = x.hash();
+  const hashMs = performance.now() - t;
+  const same = y.hash() === h1;
+  return {
+    'resting orders': String(x.restingCount),
+    'heap delta / order (B)': ((heap1 - heap0) / n).toFixed(0),
+    'RSS delta / order (B)': ((rss1 - rss0) / n).toFixed(0),
+    'snapshot size (MB)': (snap.byteLength / 1e6).toFixed(1),
+    'snapshot (ms)': snapMs.toFixed(0),
+    'restore (ms)': restoreMs.toFixed(0),
+    'hash (ms)': hashMs.toFixed(0),
+    'restored hash equal': String(same),
+  };
+}
+
+function main(): void {
+  if (!gc) console.log('(run with --expose-gc for stable memory figures)');
+  const stream = makeStream(N, 42);
+  console.log(`engine: ${N} commands x ${RUNS} runs; nodejs-order-book: first ${BASELINE_N} x ${RUNS} runs`);
+  const eng: number[] = [];
+  let info = { accepted: 0, fills: 0, resting: 0, crossing: 0 };
+  for (let i = 0; i < RUNS; i++) {
+    const r = runEngine(stream);
+    eng.push(r.ms);
+    info = r;
+  }
+  const base: number[] = [];
+  let trades = 0;
+  for (let i = 0; i < RUNS; i++) {
+    gc?.();
+    const r = runBaseline(stream, Math.min(BASELINE_N, N));
+    base.push(r.ms);
+    trades = r.trades;
+  }
+  const places = stream.cmds.filter((c) => c.type === 'PlaceOrder').length;
+  const engRate = N / (median(eng) / 1000);
+  const baseN = Math.min(BASELINE_N, N);
+  const baseRate = baseN / (median(base) / 1000);
+  console.log(
+    `stream: ${places} bids (${((info.crossing / places) * 100).toFixed(1)}% crossing), ${N - places} cancels; ` +
+      `${info.accepted} accepted, ${info.fills} matches, ${info.resting} resting at the end`,
+  );
+  console.table([
+    {
+      engine: 'Tickbook Exchange.apply (accounts, collateral, events)',
+      commands: N,
+      'median ms': median(eng).toFixed(0),
+      'commands/s': Math.round(engRate).toLocaleString('en-US'),
+      ratio: (engRate / baseRate).toFixed(1),
+    },
+    {
+      engine: 'nodejs-order-book limit/cancel (no accounts)',
+      commands: baseN,
+      'median ms': median(base).toFixed(0),
+      'commands/s': Math.round(baseRate).toLocaleString('en-US'),
+      ratio: '1.0',
+    },
+  ]);
+  console.log(`(baseline trades on its prefix: ${trades})`);
+  if (RESTING > 0) console.table([memoryAndSnapshot(RESTING)]);
+}
+
+main();

@@ -1,0 +1,53 @@
+// OAuth 2.0 error responses (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3): the token,
+// revocation and introspection endpoints answer `{ error, error_description }` with the RFC's
+// error names, not the DESIGN.md §8 envelope (DESIGN.md §8, second bullet).
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_token_type'
+  | 'temporarily_unavailable'
+  | 'server_error';
+
+const STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  // Auth0-style legacy host behaviour (production-api.md): a wrong audience or a disabled client is 403.
+  access_denied: 403,
+  unsupported_token_type: 400,
+  // Throttled client authentication (issue 2 item 5): 429 with Retry-After.
+  temporarily_unavailable: 429,
+  server_error: 500,
+};
+
+export interface OAuthErrorBody {
+  error: OAuthErrorCode;
+  error_description: string;
+}
+
+export class OAuthError extends Error {
+  readonly status: number;
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+    status?: number,
+  ) {
+    super(`${error}: ${description}`);
+    this.name = 'OAuthError';
+    this.status = status ?? STATUS[error];
+  }
+
+  body(): OAuthErrorBody {
+    return { error: this.error, error_description: this.description };
+  }
+}

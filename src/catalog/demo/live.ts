@@ -1,0 +1,423 @@
+// The living demo (issue 5 item 7): one pure step function the lead calls on a timer.
+//
+//   liveStep(reader, state, now, rng) → commands
+//
+// Given the exchange as it is (reader), the demo's own memory (state), the time and a random
+// source, it returns the commands that move the demo forward; the caller submits them, in order,
+// and awaits them before the next step. `state` is mutated in place and holds only what the
+// exchange does not (the in-play random walks, delays, how far the fixture grid was generated), so
+// a fresh state on a restarted server picks up where the exchange is. Each step:
+//   1. the demo trader lifts a few market-maker bids (IOC), so fills, volume and `last` move;
+//   2. lifecycles: INITIAL → OPEN_PREGAME 13 days out; OPEN_PREGAME → CLOSED_PREGAME 5 minutes
+//      before the start; → OPEN_INGAME at the start (the engine drains resting orders); now and
+//      then OPEN_INGAME → DELAYED → OPEN_INGAME; after the league's typical duration a score drawn
+//      from the in-play state, FINAL, markets CLOSED and settled from it;
+//   3. in play, the fair line is a random walk: the home margin M(τ) = μ_M + σ_M·W(τ) over game
+//      progress τ ∈ [0, 1], so the final margin is M(1) and the fair price at τ is
+//      Φ((M(τ) + s) / (σ_M √(1 − τ))) — prices drift and sharpen as the game runs out;
+//   4. the market maker re-quotes every quotable market whose ladder is not the intended one;
+//   5. new fixtures are added day by day so the next two weeks always hold ≥ 300 open events.
+
+import type { ExchangeReader } from '../../exchange/reader.ts';
+import {
+  type EventRecord,
+  type Id,
+  type MarketRecord,
+  type Qty,
+  TRADABLE_EVENT_STATUSES,
+} from '../../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
+import { leagueInfo } from '../leagues.ts';
+import { randNormal } from '../rng.ts';
+import type { CommandInput, Rng } from '../types.ts';
+import { titleChance } from './futures.ts';
+import { createGameEvent, fairFor, gameIds, gameMarkets } from './game-markets.ts';
+import {
+  DEFAULT_QUOTE,
+  type DemoAccounts,
+  demoAccounts,
+  type QuoteConfig,
+  quoteMarket,
+  requote,
+} from './market-maker.ts';
+import { type GameLine, gameLine, leagueModel, pMoney, scoreFromMarginTotal } from './rating-model.ts';
+import { fixturesForDay, localDay, SCHEDULED_LEAGUES } from './schedule.ts';
+import { marketResult } from './settle.ts';
+import { finishGameCommands, HOUR, MINUTE, TIMING } from './slate.ts';
+
+export interface LiveConfig {
+  /** Keep fixtures listed this far ahead. */
+  horizonMs: number;
+  /** Open (not FINAL/CANCELED) events wanted within the horizon; more days are added below it. */
+  minUpcoming: number;
+  /** Chance per hour of play that a running game is suspended (DELAYED). */
+  delaysPerHour: number;
+  delayMinMs: number;
+  delayMaxMs: number;
+  /** Expected demo-trader orders per step. */
+  tradesPerStep: number;
+  /** Multiplies the in-play volatility (1 = the rating model's own). */
+  driftScale: number;
+  quote: QuoteConfig;
+  /** Leagues whose fixtures are added (default: all); the slate's `leagues` option, for the same reason. */
+  leagues?: readonly string[];
+}
+
+export const DEFAULT_LIVE_CONFIG: LiveConfig = {
+  horizonMs: TIMING.horizonMs,
+  minUpcoming: 300,
+  delaysPerHour: 0.15,
+  delayMinMs: 5 * MINUTE,
+  delayMaxMs: 20 * MINUTE,
+  tradesPerStep: 3,
+  driftScale: 1,
+  quote: DEFAULT_QUOTE,
+};
+
+/** In-play memory of one running game. */
+export interface LiveGameState {
+  /** Current expected final home margin and total (the random walk). */
+  m: number;
+  t: number;
+  /** Instant the walk was last advanced to. */
+  at: number;
+  /** Time spent DELAYED so far (pushes the end back). */
+  delayedMs: number;
+  /** While DELAYED: when the delay began and when play resumes. */
+  pausedAt: number | null;
+  resumeAt: number | null;
+}
+
+export interface LiveState {
+  seed: string;
+  /** Step counter; with `epoch`, part of every order id the step mints. */
+  round: number;
+  /**
+   * The `now` the state was created at. A restarted server starts a new state at round 0; the
+   * epoch keeps its order ids distinct from those of the previous run.
+   */
+  epoch: number;
+  accounts: DemoAccounts;
+  config: LiveConfig;
+  games: Record<Id, LiveGameState>;
+  /** Per league, the last local day whose fixtures have been emitted. */
+  generatedThrough: Record<string, number>;
+  /** Market-maker ladders found resting as intended, with the book sequence numbers then (see requote). */
+  verified: Map<Id, string>;
+}
+
+export function createLiveState(opts: {
+  seed: string | number;
+  now: number;
+  config?: Partial<LiveConfig>;
+}): LiveState {
+  const config = { ...DEFAULT_LIVE_CONFIG, ...opts.config };
+  const generatedThrough: Record<string, number> = {};
+  // The slate covers up to now + horizon; re-generating its last day lets the first step add the
+  // fixtures of that day the slate cut off (existing ones are recognised by id and skipped).
+  for (const code of SCHEDULED_LEAGUES) {
+    generatedThrough[code] = localDay(leagueInfo(code)!.timeZone, opts.now + config.horizonMs) - 1;
+  }
+  return {
+    seed: String(opts.seed),
+    round: 0,
+    epoch: opts.now,
+    accounts: demoAccounts(opts.seed),
+    config,
+    games: {},
+    generatedThrough,
+    verified: new Map(),
+  };
+}
+
+const UNSETTLED = (m: MarketRecord | undefined): m is MarketRecord =>
+  m !== undefined && m.status !== 'SETTLED';
+
+function progress(e: EventRecord, g: LiveGameState, durationMs: number, at: number): number {
+  return Math.min(1, Math.max(0, (at - e.scheduledStart - g.delayedMs) / durationMs));
+}
+
+/** The in-play line: means from the walk, standard deviations shrunk to the time remaining. */
+function liveLine(base: GameLine, g: LiveGameState, tau: number): GameLine {
+  const r = Math.sqrt(Math.max(1 - tau, 0.02));
+  return { muMargin: g.m, muTotal: g.t, sdMargin: base.sdMargin * r, sdTotal: base.sdTotal * r };
+}
+
+export function liveStep(reader: ExchangeReader, state: LiveState, now: number, rng: Rng): CommandInput[] {
+  state.round += 1;
+  const { seed, config } = state;
+  const round = `${state.epoch}.${state.round}`;
+  const mm = state.accounts.marketMaker;
+  const quoteOpts = { seed, round, accountId: mm, config: config.quote };
+
+  const trades: CommandInput[] = [];
+  const lifecycle: CommandInput[] = [];
+  const fresh: CommandInput[] = [];
+  /** Fair prices of markets on events whose status does not change in this step. */
+  const steady = new Map<Id, number>();
+  const liveMarkets: Id[] = [];
+  const quoteFresh = (markets: MarketRecord[], line: GameLine) => {
+    for (const m of markets)
+      if (m.status === 'OPEN')
+        fresh.push(
+          ...quoteMarket(
+            { marketId: m.id, outcomeIds: m.outcomeIds },
+            fairFor(line, m.type, m.strike),
+            quoteOpts,
+          ),
+        );
+  };
+  const setStatus = (eventId: Id, status: EventRecord['status']) =>
+    lifecycle.push({ type: 'SetEventStatus', eventId, status });
+
+  let upcoming = 0;
+  for (const e of reader.eventsSorted()) {
+    if (
+      e.status !== 'FINAL' &&
+      e.status !== 'CANCELED' &&
+      e.scheduledStart >= now &&
+      e.scheduledStart <= now + config.horizonMs
+    ) {
+      upcoming++;
+    }
+    const markets = e.marketIds.map((id) => reader.market(id)).filter(UNSETTLED);
+    if (e.type !== 'Game' || !e.gameId) {
+      if (TRADABLE_EVENT_STATUSES.includes(e.status)) {
+        for (const m of markets) steady.set(m.id, futureFair(reader, seed, e, m));
+      }
+      continue;
+    }
+    const game = reader.game(e.gameId);
+    if (!game) continue;
+    const model = leagueModel(e.league);
+    const durationMs = model.durationMin * MINUTE;
+    const base = gameLine(seed, e.league, game.homeTeamId, game.awayTeamId);
+    const startLive = (): void => {
+      setStatus(e.id, 'OPEN_INGAME');
+      const g: LiveGameState = {
+        m: base.muMargin,
+        t: base.muTotal,
+        at: now,
+        delayedMs: 0,
+        pausedAt: null,
+        resumeAt: null,
+      };
+      state.games[e.id] = g;
+      quoteFresh(markets, liveLine(base, g, progress(e, g, durationMs, now)));
+    };
+
+    switch (e.status) {
+      case 'INITIAL':
+        if (e.scheduledStart - now <= TIMING.openAheadMs) {
+          setStatus(e.id, 'OPEN_PREGAME');
+          quoteFresh(markets, base);
+        }
+        break;
+      case 'OPEN_PREGAME':
+        if (e.scheduledStart - now <= TIMING.closeBeforeMs) {
+          setStatus(e.id, 'CLOSED_PREGAME');
+          if (e.scheduledStart <= now) startLive();
+        } else {
+          for (const m of markets) if (m.status === 'OPEN') steady.set(m.id, fairFor(base, m.type, m.strike));
+        }
+        break;
+      case 'CLOSED_PREGAME':
+        if (e.scheduledStart <= now) startLive();
+        break;
+      case 'OPEN_INGAME': {
+        let g = state.games[e.id];
+        if (!g) {
+          g = { m: base.muMargin, t: base.muTotal, at: now, delayedMs: 0, pausedAt: null, resumeAt: null };
+          state.games[e.id] = g;
+        }
+        // Advance the walk over the progress made since the last step.
+        const tau0 = progress(e, g, durationMs, g.at);
+        const tau = progress(e, g, durationMs, now);
+        const dp = tau - tau0;
+        if (dp > 0) {
+          g.m += base.sdMargin * config.driftScale * Math.sqrt(dp) * randNormal(rng);
+          g.t = Math.max(0, g.t + base.sdTotal * config.driftScale * Math.sqrt(dp) * randNormal(rng));
+        }
+        g.at = now;
+        if (tau >= 1) {
+          const line = liveLine(base, g, tau);
+          const score = scoreFromMarginTotal(e.league, g.m, g.t, rng, pMoney(line));
+          lifecycle.push(
+            ...finishGameCommands(
+              e.league,
+              e.id,
+              game.id,
+              markets.map((m) => ({
+                marketId: m.id,
+                type: m.type,
+                strike: m.strike,
+                outcomeIds: m.outcomeIds,
+              })),
+              score,
+            ),
+          );
+          delete state.games[e.id];
+        } else if (delayDraw(rng, config, dp, durationMs)) {
+          setStatus(e.id, 'DELAYED');
+          g.pausedAt = now;
+          g.resumeAt = now + config.delayMinMs + rng() * (config.delayMaxMs - config.delayMinMs);
+        } else {
+          const line = liveLine(base, g, tau);
+          for (const m of markets) {
+            if (m.status !== 'OPEN') continue;
+            steady.set(m.id, fairFor(line, m.type, m.strike));
+            liveMarkets.push(m.id);
+          }
+        }
+        break;
+      }
+      case 'DELAYED': {
+        let g = state.games[e.id];
+        if (!g) {
+          // Restarted demo: keep the suspension a while before resuming.
+          g = {
+            m: base.muMargin,
+            t: base.muTotal,
+            at: now,
+            delayedMs: 0,
+            pausedAt: now,
+            resumeAt: now + config.delayMinMs,
+          };
+          state.games[e.id] = g;
+        }
+        if (g.resumeAt === null || now >= g.resumeAt) {
+          g.delayedMs += now - (g.pausedAt ?? now);
+          g.pausedAt = null;
+          g.resumeAt = null;
+          g.at = now;
+          setStatus(e.id, 'OPEN_INGAME'); // the engine drains resting orders again
+          quoteFresh(markets, liveLine(base, g, progress(e, g, durationMs, now)));
+        }
+        break;
+      }
+      case 'FINAL': {
+        // Markets a previous step could not settle (for instance a rejected batch): finish them.
+        const score =
+          game.homeScore !== null && game.awayScore !== null
+            ? { homeScore: game.homeScore, awayScore: game.awayScore }
+            : null;
+        for (const m of markets) {
+          if (m.status === 'OPEN')
+            lifecycle.push({ type: 'SetMarketStatus', marketId: m.id, status: 'CLOSED' });
+          lifecycle.push({
+            type: 'SettleMarket',
+            marketId: m.id,
+            result: score
+              ? marketResult(e.league, { type: m.type, strike: m.strike, outcomeIds: m.outcomeIds }, score)
+              : 'PUSH',
+          });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // 1. The demo trader takes liquidity on steady markets (live ones half of the time).
+  const steadyIds = [...steady.keys()];
+  const n = Math.floor(config.tradesPerStep) + (rng() < config.tradesPerStep % 1 ? 1 : 0);
+  for (let i = 0; i < n && steadyIds.length > 0; i++) {
+    const pool = liveMarkets.length > 0 && rng() < 0.5 ? liveMarkets : steadyIds;
+    const marketId = pool[Math.floor(rng() * pool.length)]!;
+    const m = reader.market(marketId)!;
+    const side = rng() < 0.5 ? 0 : 1;
+    const currency = rng() < 0.7 ? 'CASH' : 'COIN';
+    const best = reader.bestBid(m.outcomeIds[1 - side]!, currency);
+    if (!best) continue;
+    const take = best.qty * (0.1 + 0.9 * rng());
+    const qty: Qty =
+      currency === 'CASH' ? Math.max(100, Math.floor(take / 100) * 100) : Math.max(1, Math.floor(take));
+    trades.push({
+      type: 'PlaceOrder',
+      orderId: uuidFor(seed, 'trade', round, i),
+      accountId: state.accounts.trader,
+      outcomeId: m.outcomeIds[side]!,
+      currency,
+      price: 1000 - best.price, // exactly the price that lifts the best bid on the other outcome
+      qty,
+      tif: 'IOC',
+    });
+  }
+
+  // 4. Market maker: re-quote steady markets whose ladder is not the intended one.
+  const quotes = requote(
+    reader,
+    steady,
+    round,
+    { seed, accountId: mm, config: config.quote },
+    state.verified,
+  );
+
+  // 5. New fixtures.
+  const added = extendSchedule(reader, state, now, upcoming, quoteOpts);
+
+  return [...trades, ...lifecycle, ...fresh, ...quotes, ...added];
+}
+
+/** Extra delay chance for a step that covered `dp` of the game (delays per hour of play). */
+function delayDraw(rng: Rng, config: LiveConfig, dp: number, durationMs: number): boolean {
+  const hours = (dp * durationMs) / HOUR;
+  return rng() < 1 - Math.exp(-config.delaysPerHour * hours);
+}
+
+function futureFair(reader: ExchangeReader, seed: string, e: EventRecord, m: MarketRecord): number {
+  const teamId = reader.outcome(m.outcomeIds[0])?.competitorTeamId;
+  if (m.type !== 'YES_NO' || !teamId) return 0.5;
+  return titleChance(seed, e.league, teamId, reader.teams(e.league));
+}
+
+/** Emits the fixtures of every day up to the horizon not generated yet (and more while below minUpcoming). */
+function extendSchedule(
+  reader: ExchangeReader,
+  state: LiveState,
+  now: number,
+  upcoming: number,
+  quoteOpts: { seed: string; round: string; accountId: Id; config: QuoteConfig },
+): CommandInput[] {
+  const out: CommandInput[] = [];
+  const { seed, config } = state;
+  let count = upcoming;
+  const emitDay = (code: string, day: number): number => {
+    let n = 0;
+    for (const f of fixturesForDay(seed, code, day)) {
+      if (f.scheduledStart <= now + TIMING.closeBeforeMs) continue;
+      const ids = gameIds(seed, f.key);
+      if (reader.event(ids.eventId)) continue;
+      const home = reader.team(f.homeTeamId);
+      const away = reader.team(f.awayTeamId);
+      if (!home || !away) continue; // league not seeded with the demo teams
+      const line = gameLine(seed, code, home.id, away.id);
+      const { specs, infos } = gameMarkets(seed, f.key, code, home, away, line);
+      const status = f.scheduledStart - now > TIMING.openAheadMs ? 'INITIAL' : 'OPEN_PREGAME';
+      out.push(createGameEvent(ids, code, home, away, f.scheduledStart, status, specs));
+      if (status === 'OPEN_PREGAME') for (const m of infos) out.push(...quoteMarket(m, m.fair, quoteOpts));
+      n++;
+    }
+    return n;
+  };
+  const scheduled = SCHEDULED_LEAGUES.filter((c) => !config.leagues || config.leagues.includes(c));
+  for (const code of scheduled) {
+    const target = localDay(leagueInfo(code)!.timeZone, now + config.horizonMs);
+    while ((state.generatedThrough[code] ?? target - 1) < target) {
+      const day = (state.generatedThrough[code] ?? target - 1) + 1;
+      state.generatedThrough[code] = day;
+      count += emitDay(code, day);
+    }
+  }
+  // Fallback for a thin slate (few leagues seeded): list up to a week beyond the horizon early.
+  for (const code of scheduled) {
+    const cap = localDay(leagueInfo(code)!.timeZone, now + config.horizonMs) + 7;
+    while (count < config.minUpcoming && state.generatedThrough[code]! < cap) {
+      const day = state.generatedThrough[code]! + 1;
+      state.generatedThrough[code] = day;
+      count += emitDay(code, day);
+    }
+  }
+  return out;
+}

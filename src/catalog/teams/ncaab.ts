@@ -1,0 +1,46 @@
+// A set of Division I men's basketball programs (the major conferences and perennial
+// tournament teams).
+
+import type { TeamSeed } from '../types.ts';
+import { college } from './make.ts';
+
+export const NCAAB_TEAMS: readonly TeamSeed[] = [
+  college('Alabama', 'Crimson Tide', 'ALA'),
+  college('Arizona', 'Wildcats', 'ARIZ'),
+  college('Arkansas', 'Razorbacks', 'ARK'),
+  college('Auburn', 'Tigers', 'AUB'),
+  college('Baylor', 'Bears', 'BAY'),
+  college('BYU', 'Cougars', 'BYU'),
+  college('Connecticut', 'Huskies', 'UCONN'),
+  college('Creighton', 'Bluejays', 'CREI'),
+  college('Duke', 'Blue Devils', 'DUKE'),
+  college('Florida', 'Gators', 'FLA'),
+  college('Gonzaga', 'Bulldogs', 'GONZ'),
+  college('Houston', 'Cougars', 'HOU'),
+  college('Illinois', 'Fighting Illini', 'ILL'),
+  college('Indiana', 'Hoosiers', 'IND'),
+  college('Iowa State', 'Cyclones', 'ISU'),
+  college('Kansas', 'Jayhawks', 'KU'),
+  college('Kentucky', 'Wildcats', 'UK'),
+  college('Louisville', 'Cardinals', 'LOU'),
+  college('Marquette', 'Golden Eagles', 'MARQ'),
+  college('Maryland', 'Terrapins', 'MD'),
+  college('Memphis', 'Tigers', 'MEM'),
+  college('Michigan', 'Wolverines', 'MICH'),
+  college('Michigan State', 'Spartans', 'MSU'),
+  college('North Carolina', 'Tar Heels', 'UNC'),
+  college('Ohio State', 'Buckeyes', 'OSU'),
+  college('Oregon', 'Ducks', 'ORE'),
+  college('Purdue', 'Boilermakers', 'PUR'),
+  college('San Diego State', 'Aztecs', 'SDSU'),
+  college("St. John's", 'Red Storm', 'SJU'),
+  college("Saint Mary's", 'Gaels', 'SMC'),
+  college('Tennessee', 'Volunteers', 'TENN'),
+  college('Texas', 'Longhorns', 'TEX'),
+  college('Texas Tech', 'Red Raiders', 'TTU'),
+  college('UCLA', 'Bruins', 'UCLA'),
+  college('Villanova', 'Wildcats', 'NOVA'),
+  college('Virginia', 'Cavaliers', 'UVA'),
+  college('Wisconsin', 'Badgers', 'WIS'),
+  college('Xavier', 'Musketeers', 'XAV'),
+];

@@ -1,0 +1,19 @@
+// Shapes shared by the catalog's pure producers (demo slate, market maker, living demo, import).
+// Everything here returns commands *without* `ts`: the sequencer stamps time (DESIGN.md §1
+// principle 2), so a producer never reads a clock and stays deterministic.
+
+import type { Command } from '../exchange/types.ts';
+
+/** A Command minus `ts`, distributed over the union so each variant keeps its own fields. */
+export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
+
+/** A uniform random source on [0, 1). Seeded ones come from ./rng.ts; tests pass those. */
+export type Rng = () => number;
+
+/** Static data of one team or competitor, before it gets an id. */
+export interface TeamSeed {
+  name: string;
+  shortName: string;
+  symbol: string;
+  mascot: string;
+}

@@ -1,0 +1,104 @@
+// The CLI's client for a running server's admin API: obtains a token with the operator
+// credentials (TICKBOOK_ADMIN_CLIENT_ID/_SECRET, else $DATA_DIR/admin-credentials.json) and calls
+// /admin/v1/… with it. The CLI changes clients only through the server, so the server's
+// in-memory client registry stays the single writer (src/auth/clients.ts).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from './types.ts';
+
+export interface AdminCredentials {
+  clientId: string;
+  clientSecret: string;
+  source: string;
+}
+
+export function readAdminCredentials(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+): AdminCredentials {
+  const id = env.TICKBOOK_ADMIN_CLIENT_ID;
+  const secret = env.TICKBOOK_ADMIN_CLIENT_SECRET;
+  if (id && secret) return { clientId: id, clientSecret: secret, source: 'environment' };
+  const file = join(dataDir, 'admin-credentials.json');
+  if (existsSync(file)) {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as { clientId?: unknown; clientSecret?: unknown };
+    if (typeof j.clientId === 'string' && typeof j.clientSecret === 'string') {
+      return { clientId: j.clientId, clientSecret: j.clientSecret, source: file };
+    }
+    throw new CliError(`${file} does not hold clientId and clientSecret`);
+  }
+  throw new CliError(
+    `no operator credentials: set TICKBOOK_ADMIN_CLIENT_ID and TICKBOOK_ADMIN_CLIENT_SECRET, or run from the directory whose DATA_DIR holds admin-credentials.json (looked for ${file})`,
+  );
+}
+
+export class AdminApi {
+  private token: string | undefined;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly creds: AdminCredentials,
+  ) {}
+
+  private async fetchJson(path: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, init);
+    } catch (err) {
+      throw new CliError(
+        `cannot reach the server at ${this.baseUrl} (${(err as Error).cause ?? (err as Error).message}); is it running? (--url)`,
+      );
+    }
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // keep the text
+    }
+    return { status: res.status, body };
+  }
+
+  private async accessToken(): Promise<string> {
+    if (this.token !== undefined) return this.token;
+    const { status, body } = await this.fetchJson('/nbx/v1/auth/emm-token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: this.creds.clientId,
+        client_secret: this.creds.clientSecret,
+        scope: 'admin',
+      }),
+    });
+    const b = body as { access_token?: string; error?: string; error_description?: string } | undefined;
+    if (status !== 200 || typeof b?.access_token !== 'string') {
+      throw new CliError(
+        `operator authentication failed (${status} ${b?.error ?? ''}: ${b?.error_description ?? ''}); credentials from ${this.creds.source}`,
+      );
+    }
+    this.token = b.access_token;
+    return this.token;
+  }
+
+  /** Calls the admin API; throws CliError with the server's message on a non-2xx answer. */
+  async call<T>(method: string, path: string, payload?: unknown): Promise<T> {
+    const token = await this.accessToken();
+    const { status, body } = await this.fetchJson(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    if (status < 200 || status >= 300) {
+      const e = body as { code?: string; message?: string } | undefined;
+      throw new CliError(
+        `${method} ${path}: ${status} ${e?.code ?? ''} ${e?.message ?? String(body ?? '')}`.trim(),
+      );
+    }
+    return body as T;
+  }
+}

@@ -1,0 +1,26 @@
+// The command table. Add a command by exporting it from a module here and listing it below.
+
+import type { Command } from '../types.ts';
+import {
+  clientsCreate,
+  clientsDisable,
+  clientsEnable,
+  clientsList,
+  clientsRevoke,
+  clientsRotate,
+} from './clients.ts';
+import { keysList, keysRotate } from './keys.ts';
+import { migrate, start } from './server.ts';
+
+export const COMMANDS: readonly Command[] = [
+  start,
+  migrate,
+  clientsCreate,
+  clientsList,
+  clientsRotate,
+  clientsRevoke,
+  clientsDisable,
+  clientsEnable,
+  keysRotate,
+  keysList,
+];

@@ -1,0 +1,77 @@
+// The bearer guard for every protected route (RFC 6750, DESIGN.md §7–8). Routes declare
+// `preHandler: app.requireScope('read:tape')`; the guard sets request.principal.
+//   no Authorization (or not Bearer) → 401 UNAUTHORIZED,     WWW-Authenticate: Bearer realm="tickbook"
+//   invalid/expired/revoked token    → 401 INVALID_TOKEN,    … error="invalid_token"
+//   valid token without the scope    → 403 INSUFFICIENT_SCOPE, … error="insufficient_scope", scope="…"
+// Bodies are the §8 envelope. A token seen before costs a Map lookup (AuthService.verifyCached).
+//
+// Not a fastify-plugin (not installed): registerBearer decorates the root instance directly, so
+// call it before registering the route plugins that use requireScope.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Principal, Scope } from '../../auth/scopes.ts';
+import type { AuthService } from '../../auth/service.ts';
+import { InvalidTokenError } from '../../auth/verifier.ts';
+import { ApiError } from '../../errors.ts';
+import '../fastify-types.ts';
+
+const REALM = 'tickbook';
+// RFC 6750 §2.1 b64token.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** A quoted-string for a challenge parameter (RFC 9110 §5.6.4): no quotes or backslashes inside. */
+const q = (s: string) => `"${s.replace(/["\\]/g, '')}"`;
+
+function challenge(extra?: Record<string, string>): Record<string, string> {
+  const params = [`realm=${q(REALM)}`, ...Object.entries(extra ?? {}).map(([k, v]) => `${k}=${q(v)}`)];
+  return { 'www-authenticate': `Bearer ${params.join(', ')}` };
+}
+
+function invalidToken(message: string): ApiError {
+  return new ApiError(
+    'INVALID_TOKEN',
+    message,
+    undefined,
+    challenge({ error: 'invalid_token', error_description: message }),
+  );
+}
+
+/** Resolves the principal of a request's bearer token, or throws the RFC 6750 ApiError. */
+export async function authenticateBearer(auth: AuthService, request: FastifyRequest): Promise<Principal> {
+  const header = request.headers.authorization;
+  if (header === undefined || !/^bearer(?: |$)/i.test(header)) {
+    // RFC 6750 §3.1: a request without authentication gets no error code.
+    throw new ApiError('UNAUTHORIZED', 'A bearer access token is required', undefined, challenge());
+  }
+  const m = BEARER.exec(header);
+  if (m === null) throw invalidToken('Malformed bearer token');
+  const token = m[1];
+  try {
+    return auth.verifyCached(token) ?? (await auth.verifyAccessToken(token));
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw invalidToken(err.message);
+    throw err;
+  }
+}
+
+export function registerBearer(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('principal', undefined);
+  app.decorate('requireScope', (scope: Scope): preHandlerAsyncHookHandler => {
+    const denied = () =>
+      new ApiError(
+        'INSUFFICIENT_SCOPE',
+        `This route requires the scope ${scope}`,
+        { requiredScope: scope },
+        challenge({
+          error: 'insufficient_scope',
+          error_description: `The scope ${scope} is required`,
+          scope,
+        }),
+      );
+    return async function requireScope(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      const principal = await authenticateBearer(auth, request);
+      if (!principal.scopes.has(scope)) throw denied();
+      request.principal = principal;
+    };
+  });
+}

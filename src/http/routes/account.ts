@@ -1,0 +1,163 @@
+// The caller's own account (issue 4 item 5, SPEC.md §4.8, reference/production-api.md): balance,
+// open costs, positions and fills. Money leaves in currency units through src/exchange/units.ts.
+// Balances and positions come from the live state (memory); fills from the history port.
+
+import type { FastifyInstance } from 'fastify';
+import { isUuid } from '../../catalog/ids.ts';
+import { ApiError } from '../../errors.ts';
+import type { Currency, Id } from '../../exchange/types.ts';
+import { moneyToUnits } from '../../exchange/units.ts';
+import { authErrors, bearer, currency, errorEnvelope } from '../schemas/common.ts';
+import { balanceSchema, fillSchema, openCostsSchema, positionSchema } from '../schemas/trading.ts';
+import { fillToWire, positionToWire } from '../wire/trading.ts';
+import { callerAccount, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
+
+const balanceQuery = {
+  type: 'object',
+  properties: { currency: { ...currency, default: 'CASH', description: 'Wallet currency (default CASH)' } },
+} as const;
+
+const CURRENCY_CODES = { 'querystring/currency': 'INVALID_CURRENCY' } as const;
+
+export default async function accountRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
+  const { port } = opts;
+  const read = app.requireScope('read:trader');
+
+  const balance = (accountId: Id, cur: Currency) => {
+    const w = port.reader().wallet(accountId, cur);
+    return { balance: moneyToUnits(w?.available ?? 0), currency: cur };
+  };
+
+  const balanceRoute = (url: string, summary: string) =>
+    app.get<{ Querystring: { currency: Currency } }>(
+      url,
+      {
+        preHandler: read,
+        attachValidation: true,
+        schema: {
+          tags: ['account'],
+          summary,
+          description: 'Available funds (not reserved by resting orders), in currency units.',
+          security: bearer,
+          querystring: balanceQuery,
+          response: { 200: balanceSchema, 400: errorEnvelope, ...authErrors },
+        },
+      },
+      async (request) => {
+        throwValidation(request, CURRENCY_CODES);
+        return balance(callerAccount(request), request.query.currency);
+      },
+    );
+  balanceRoute('/emm/v2/account/balance', 'Account balance (SPEC.md §4.8)');
+  balanceRoute('/nbx/v2/emm/account/balance', 'Account balance');
+
+  app.get<{ Querystring: { currency: Currency } }>(
+    '/nbx/v2/emm/account/open-costs-and-credit',
+    {
+      preHandler: read,
+      attachValidation: true,
+      schema: {
+        tags: ['account'],
+        summary: 'Open position and order costs, and credit',
+        security: bearer,
+        querystring: balanceQuery,
+        response: { 200: openCostsSchema, 400: errorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CURRENCY_CODES);
+      const accountId = callerAccount(request);
+      const cur = request.query.currency;
+      const r = port.reader();
+      let positionCost = 0;
+      for (const p of r.positions(accountId, cur)) if (p.currency === cur) positionCost += p.cost;
+      return {
+        openPositionCost: moneyToUnits(positionCost),
+        openOrderCost: moneyToUnits(r.wallet(accountId, cur)?.reserved ?? 0),
+        credit: 0,
+        currency: cur,
+      };
+    },
+  );
+
+  app.get<{ Querystring: { currency?: Currency; outcomeIds?: string[] } }>(
+    '/nbx/v2/emm/positions/all',
+    {
+      preHandler: read,
+      attachValidation: true,
+      schema: {
+        tags: ['account'],
+        summary: 'Open positions',
+        description:
+          'outcomeIds: repeated parameter or a comma-separated list; without currency, both wallets.',
+        security: bearer,
+        querystring: {
+          type: 'object',
+          properties: {
+            currency,
+            outcomeIds: { type: 'array', items: { type: 'string', maxLength: 4000 }, maxItems: 256 },
+          },
+        },
+        response: { 200: { type: 'array', items: positionSchema }, 400: errorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CURRENCY_CODES);
+      const accountId = callerAccount(request);
+      const q = request.query;
+      let wanted: Set<string> | undefined;
+      if (q.outcomeIds) {
+        wanted = new Set();
+        for (const part of q.outcomeIds.flatMap((s) => s.split(','))) {
+          const id = part.trim().toLowerCase();
+          if (id === '') continue;
+          if (!isUuid(id))
+            throw new ApiError('INVALID_ID', `outcomeIds: ${JSON.stringify(part)} is not a UUID`);
+          wanted.add(id);
+        }
+      }
+      return port
+        .reader()
+        .positions(accountId, q.currency)
+        .filter(
+          (p) =>
+            (q.currency === undefined || p.currency === q.currency) && (!wanted || wanted.has(p.outcomeId)),
+        )
+        .map(positionToWire);
+    },
+  );
+
+  app.get<{ Querystring: { currency?: Currency; limit: number; offset: number } }>(
+    '/nbx/v2/emm/fills/all',
+    {
+      preHandler: read,
+      attachValidation: true,
+      schema: {
+        tags: ['account'],
+        summary: 'The account’s fills, newest first',
+        security: bearer,
+        querystring: {
+          type: 'object',
+          properties: {
+            currency,
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            offset: { type: 'integer', minimum: 0, default: 0 },
+          },
+        },
+        response: { 200: { type: 'array', items: fillSchema }, 400: errorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CURRENCY_CODES);
+      const accountId = callerAccount(request);
+      const q = request.query;
+      const fills = await port.history.fills({
+        accountId,
+        limit: q.limit,
+        offset: q.offset,
+        ...(q.currency ? { currency: q.currency } : {}),
+      });
+      return fills.filter((f) => f.accountId === accountId).map(fillToWire);
+    },
+  );
+}

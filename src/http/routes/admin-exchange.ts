@@ -1,0 +1,352 @@
+// The operator API over the exchange (scope admin): money in and out of accounts, the catalog
+// (leagues, teams, events with their game and markets), event and market status, settlement and
+// trading locks. Every call is exactly one command (DESIGN.md §1 principle 1); ids are minted here
+// through port.newId() and travel in the command, so the state machine stays deterministic.
+
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import type { Currency, EventStatus, EventType, Id, MarketSpec } from '../../exchange/types.ts';
+import { moneyToUnits, unitsToMoney } from '../../exchange/units.ts';
+import {
+  createdEventSchema,
+  eventBodySchema,
+  eventStatusBodySchema,
+  leagueBodySchema,
+  leagueSchema,
+  lockBodySchema,
+  marketStatusBodySchema,
+  moneyBodySchema,
+  settleBodySchema,
+  teamBodySchema,
+  teamWithLeagueSchema,
+} from '../schemas/admin.ts';
+import { eventSchema, lockSchema, marketSchema } from '../schemas/catalog.ts';
+import { authErrors, bearer, errorEnvelope, uuid } from '../schemas/common.ts';
+import { walletSchema } from '../schemas/trading.ts';
+import { eventToWire, lockToWire, marketToWire } from '../wire/catalog.ts';
+import { parseMarketType } from '../wire/names.ts';
+import { acceptedEvents, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
+
+interface EventBody {
+  type: EventType;
+  status: EventStatus;
+  description: string;
+  league: string;
+  scheduledStart: string;
+  pregameVisible?: boolean;
+  liveVisible?: boolean;
+  game?: { homeTeamId: string; awayTeamId: string };
+  markets: {
+    type: string;
+    strike?: number | null;
+    description: string;
+    outcomes: { description: string; competitorTeamId?: string | null }[];
+  }[];
+}
+
+const errors = { 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, ...authErrors } as const;
+const tags = ['admin'];
+
+export default async function adminExchangeRoutes(
+  app: FastifyInstance,
+  opts: ExchangeRouteOptions,
+): Promise<void> {
+  const { port } = opts;
+  const now = opts.now ?? Date.now;
+  const admin = app.requireScope('admin');
+
+  const moneyRoute = (kind: 'deposits' | 'withdrawals') =>
+    app.post<{ Params: { accountId: string }; Body: { currency: Currency; amount: number } }>(
+      `/admin/v1/accounts/:accountId/${kind}`,
+      {
+        preHandler: admin,
+        attachValidation: true,
+        schema: {
+          tags,
+          summary: kind === 'deposits' ? 'Deposit into an account' : 'Withdraw from an account',
+          description:
+            'Amount in currency units (at most 5 decimals). Answers the wallet after the operation.',
+          security: bearer,
+          params: { type: 'object', properties: { accountId: uuid }, required: ['accountId'] },
+          body: moneyBodySchema,
+          response: { 201: walletSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        throwValidation(request, {
+          'params/accountId': 'INVALID_ID',
+          'body/amount': 'INVALID_AMOUNT',
+          'body/currency': 'INVALID_CURRENCY',
+        });
+        const accountId = request.params.accountId.toLowerCase();
+        const { currency: cur } = request.body;
+        const amount = unitsToMoney(request.body.amount);
+        if (amount === null || amount <= 0)
+          throw new ApiError('INVALID_AMOUNT', 'amount: positive, at most 5 decimals');
+        acceptedEvents(
+          await port.submit({
+            type: kind === 'deposits' ? 'Deposit' : 'Withdraw',
+            accountId,
+            currency: cur,
+            amount,
+          }),
+        );
+        const w = port.reader().wallet(accountId, cur);
+        return reply.code(201).send({
+          accountId,
+          currency: cur,
+          balance: moneyToUnits(w?.available ?? 0),
+          reserved: moneyToUnits(w?.reserved ?? 0),
+        });
+      },
+    );
+  moneyRoute('deposits');
+  moneyRoute('withdrawals');
+
+  app.post<{ Body: { code: string; name: string } }>(
+    '/admin/v1/leagues',
+    {
+      preHandler: admin,
+      schema: {
+        tags,
+        summary: 'Create a league',
+        security: bearer,
+        body: leagueBodySchema,
+        response: { 201: leagueSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { code, name } = request.body;
+      acceptedEvents(await port.submit({ type: 'CreateLeague', code, name }));
+      return reply.code(201).send({ code, name });
+    },
+  );
+
+  app.post<{ Body: { league: string; name: string; shortName?: string; symbol: string; mascot?: string } }>(
+    '/admin/v1/teams',
+    {
+      preHandler: admin,
+      schema: {
+        tags,
+        summary: 'Create a team or competitor',
+        security: bearer,
+        body: teamBodySchema,
+        response: { 201: teamWithLeagueSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const shortName = b.shortName ?? b.name.slice(b.name.lastIndexOf(' ') + 1);
+      const team = {
+        id: port.newId(),
+        league: b.league,
+        name: b.name,
+        shortName,
+        symbol: b.symbol,
+        mascot: b.mascot ?? shortName,
+      };
+      acceptedEvents(await port.submit({ type: 'CreateTeam', team }));
+      return reply.code(201).send(team);
+    },
+  );
+
+  app.post<{ Body: EventBody }>(
+    '/admin/v1/events',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Create an event with its game and markets',
+        description:
+          'One command: the event, its game (type Game) and its markets. The server mints every id.',
+        security: bearer,
+        body: eventBodySchema,
+        response: { 201: createdEventSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, {});
+      const b = request.body;
+      const scheduledStart = Date.parse(b.scheduledStart);
+      if (!Number.isSafeInteger(scheduledStart))
+        throw new ApiError('VALIDATION_FAILED', 'body/scheduledStart: ISO 8601');
+      if (b.type === 'Game' && !b.game)
+        throw new ApiError('VALIDATION_FAILED', 'body/game is required for a Game');
+      if (b.type !== 'Game' && b.game)
+        throw new ApiError('VALIDATION_FAILED', 'body/game only for events of type Game');
+      const markets: MarketSpec[] = b.markets.map((m) => ({
+        id: port.newId(),
+        type: parseMarketType(m.type)!,
+        strike: m.strike ?? null,
+        description: m.description,
+        outcomes: [0, 1].map((i) => ({
+          id: port.newId(),
+          description: m.outcomes[i]!.description,
+          competitorTeamId: m.outcomes[i]!.competitorTeamId?.toLowerCase() ?? null,
+        })) as MarketSpec['outcomes'],
+      }));
+      const eventId = port.newId();
+      acceptedEvents(
+        await port.submit({
+          type: 'CreateEvent',
+          event: {
+            id: eventId,
+            type: b.type,
+            status: b.status,
+            description: b.description,
+            league: b.league,
+            scheduledStart,
+            ...(b.pregameVisible !== undefined ? { pregameVisible: b.pregameVisible } : {}),
+            ...(b.liveVisible !== undefined ? { liveVisible: b.liveVisible } : {}),
+          },
+          game: b.game
+            ? {
+                id: port.newId(),
+                homeTeamId: b.game.homeTeamId.toLowerCase(),
+                awayTeamId: b.game.awayTeamId.toLowerCase(),
+              }
+            : null,
+          markets,
+        }),
+      );
+      const r = port.reader();
+      const e = r.event(eventId)!;
+      return reply.code(201).send({
+        event: eventToWire(r, e),
+        markets: e.marketIds.flatMap((id) => {
+          const m = r.market(id);
+          return m ? [marketToWire(r, m, 'CASH')] : [];
+        }),
+      });
+    },
+  );
+
+  app.post<{ Params: { eventId: string }; Body: { status: EventStatus } }>(
+    '/admin/v1/events/:eventId/status',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Change an event’s status',
+        description: 'Allowed transitions: docs/lifecycle.md. Going live drains the event’s books.',
+        security: bearer,
+        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
+        body: eventStatusBodySchema,
+        response: { 200: eventSchema, ...errors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, { 'params/eventId': 'INVALID_ID' });
+      const eventId = request.params.eventId.toLowerCase();
+      acceptedEvents(await port.submit({ type: 'SetEventStatus', eventId, status: request.body.status }));
+      const r = port.reader();
+      return eventToWire(r, r.event(eventId)!);
+    },
+  );
+
+  const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
+
+  app.post<{ Params: { marketId: string }; Body: { status: 'OPEN' | 'CLOSED' } }>(
+    '/admin/v1/markets/:marketId/status',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Open or close a market',
+        description: 'Closing cancels the market’s resting orders.',
+        security: bearer,
+        params: marketParams,
+        body: marketStatusBodySchema,
+        response: { 200: marketSchema, ...errors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, { 'params/marketId': 'INVALID_ID' });
+      const marketId = request.params.marketId.toLowerCase();
+      acceptedEvents(await port.submit({ type: 'SetMarketStatus', marketId, status: request.body.status }));
+      const r = port.reader();
+      return marketToWire(r, r.market(marketId)!, 'CASH');
+    },
+  );
+
+  app.post<{ Params: { marketId: string }; Body: { winningOutcomeId?: string; result?: 'PUSH' } }>(
+    '/admin/v1/markets/:marketId/settle',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Settle a market',
+        description:
+          'Pays winners their full payout, or refunds costs on PUSH; outcomes become WIN/LOSS/PUSH.',
+        security: bearer,
+        params: marketParams,
+        body: settleBodySchema,
+        response: { 200: marketSchema, ...errors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, { 'params/marketId': 'INVALID_ID', 'body/winningOutcomeId': 'INVALID_ID' });
+      const marketId = request.params.marketId.toLowerCase();
+      const result: Id | 'PUSH' = request.body.result ?? request.body.winningOutcomeId!.toLowerCase();
+      acceptedEvents(await port.submit({ type: 'SettleMarket', marketId, result }));
+      const r = port.reader();
+      return marketToWire(r, r.market(marketId)!, 'CASH');
+    },
+  );
+
+  app.post<{ Body: { eventId?: string; reason: string; minuteDuration?: number } }>(
+    '/admin/v1/locks',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Set a trading lock',
+        description:
+          'On one event, or the system lock without eventId. Orders under a lock are rejected TRADING_LOCKED; cancels still work.',
+        security: bearer,
+        body: lockBodySchema,
+        response: { 201: lockSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, { 'body/eventId': 'INVALID_ID' });
+      const b = request.body;
+      // The lock's times travel in the command as data, so replay reproduces them exactly.
+      const createdAt = now();
+      const lock = {
+        id: port.newId(),
+        eventId: b.eventId?.toLowerCase() ?? null,
+        reason: b.reason,
+        createdAt,
+        expiresAt: b.minuteDuration === undefined ? null : createdAt + Math.round(b.minuteDuration * 60_000),
+      };
+      acceptedEvents(await port.submit({ type: 'SetLock', lock }));
+      return reply.code(201).send(lockToWire(lock));
+    },
+  );
+
+  app.delete<{ Params: { lockId: string } }>(
+    '/admin/v1/locks/:lockId',
+    {
+      preHandler: admin,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Clear a trading lock',
+        security: bearer,
+        params: { type: 'object', properties: { lockId: uuid }, required: ['lockId'] },
+        response: { 204: { description: 'Cleared', type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, { 'params/lockId': 'INVALID_ID' });
+      acceptedEvents(await port.submit({ type: 'ClearLock', lockId: request.params.lockId.toLowerCase() }));
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,384 @@
+// Markets and books (SPEC.md §4.7, DESIGN.md §5, reference/production-api.md "Markets and books"),
+// the tick table and the trading locks. Every answer is cached bytes: catalog-only answers are keyed
+// by catalogVersion, answers that carry books (or volume and last prices, which move with fills)
+// also by the bookSeq of every book they show, so a book is re-serialized only when it moved.
+
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import type { ExchangeReader } from '../../exchange/reader.ts';
+import { TICKS } from '../../exchange/ticks.ts';
+import type { Currency, Id, MarketRecord } from '../../exchange/types.ts';
+import { tickToPrice } from '../../exchange/units.ts';
+import { JSON_TYPE, LruCache, sendCached, VersionedBody, VersionedCache } from '../response-cache.ts';
+import { bookSchema, locksSchema, marketSchema, marketWithBookSchema } from '../schemas/catalog.ts';
+import { authErrors, bearer, currency, errorEnvelope, notModified, uuid } from '../schemas/common.ts';
+import { bookToWire, type WireBook } from '../wire/book.ts';
+import { locksToWire, marketToWire } from '../wire/catalog.ts';
+import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
+import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
+
+interface BookEntry {
+  seq: number;
+  catalogVersion: number;
+  asOfMs: number;
+  wire: WireBook;
+}
+
+/**
+ * Book wire objects per (market, currency), rebuilt when the book's seq or the catalog moved. `asOf`
+ * is when the edge first saw that seq, and survives catalog-only rebuilds, so it says how old the
+ * book's state is rather than when a cache happened to be refilled.
+ */
+export class BookWireCache {
+  private readonly lru: LruCache<string, BookEntry>;
+  constructor(
+    capacity: number,
+    private readonly now: () => number,
+  ) {
+    this.lru = new LruCache(capacity);
+  }
+  get(r: ExchangeReader, m: MarketRecord, cur: Currency): WireBook {
+    const key = `${m.id}:${cur}`;
+    const seq = r.bookSeq(m.id, cur);
+    const hit = this.lru.get(key);
+    if (hit && hit.seq === seq && hit.catalogVersion === r.catalogVersion) return hit.wire;
+    const asOfMs = hit && hit.seq === seq ? hit.asOfMs : this.now();
+    const wire = bookToWire(r, m, cur, asOfMs);
+    this.lru.set(key, { seq, catalogVersion: r.catalogVersion, asOfMs, wire });
+    return wire;
+  }
+}
+
+/** Market with its book, fields in SPEC.md §2 order (book right after eventId). */
+function marketWithBook(r: ExchangeReader, m: MarketRecord, cur: Currency, book: WireBook) {
+  const { id, type, description, status, eventId, ...rest } = marketToWire(r, m, cur);
+  return { id, type, description, status, eventId, book, ...rest };
+}
+
+/** Version of an answer showing these markets' books: catalog version plus each book's seq. */
+function booksVersion(r: ExchangeReader, marketIds: readonly Id[], cur: Currency): string {
+  let v = `${r.catalogVersion}`;
+  for (const id of marketIds) v += `:${r.bookSeq(id, cur)}`;
+  return v;
+}
+
+const currencyRequired = {
+  type: 'object',
+  properties: { currency: { ...currency, description: 'Currency of the books (required)' } },
+  required: ['currency'],
+} as const;
+const currencyOptional = {
+  type: 'object',
+  properties: {
+    currency: { ...currency, default: 'CASH', description: 'Currency of volume and last (default CASH)' },
+  },
+} as const;
+
+const CACHE_ENTRIES = 20_000;
+
+export default async function marketRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
+  const { port } = opts;
+  const guard = app.requireScope('read:tape');
+  const books = new BookWireCache(CACHE_ENTRIES * 2, opts.now ?? Date.now);
+  const byEvent = new VersionedCache<string>(CACHE_ENTRIES);
+  const bookBodies = new VersionedCache<string>(CACHE_ENTRIES);
+  const marketBodies = new VersionedCache<string>(CACHE_ENTRIES);
+  const openLists = new VersionedCache<string>(1024);
+  const openSelections = new LruCache<string, { catalogVersion: number; markets: MarketRecord[] }>(1024);
+  const ticks = new VersionedBody();
+  const locks = new VersionedBody();
+
+  /** Cached bytes of one event's markets with books, or undefined for an unknown event. */
+  function eventMarketsBody(r: ExchangeReader, eventId: Id, cur: Currency) {
+    const e = r.event(eventId);
+    if (!e) return undefined;
+    return byEvent.get(`${eventId}:${cur}`, booksVersion(r, e.marketIds, cur), () => {
+      const out = [];
+      for (const mid of e.marketIds) {
+        const m = r.market(mid);
+        if (m) out.push(marketWithBook(r, m, cur, books.get(r, m, cur)));
+      }
+      return out;
+    });
+  }
+
+  app.get<{ Params: { eventId: string }; Querystring: { currency: Currency } }>(
+    '/nbx/v2/emm/events/getMarketsByEvent/:eventId',
+    {
+      preHandler: guard,
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'Markets of an event with their orderbooks',
+        description:
+          'SPEC.md §4.7: bare array of the event’s markets, each with its book in the chosen currency.',
+        security: bearer,
+        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
+        querystring: currencyRequired,
+        response: {
+          200: { type: 'array', items: marketWithBookSchema },
+          304: notModified,
+          400: errorEnvelope,
+          404: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    (request, reply) => {
+      throwValidation(request, {
+        'params/eventId': 'INVALID_ID',
+        'querystring/currency': 'INVALID_CURRENCY',
+      });
+      const id = request.params.eventId.toLowerCase();
+      const body = eventMarketsBody(port.reader(), id, request.query.currency);
+      if (!body) throw new ApiError('EVENT_NOT_FOUND', `Event ${id} not found`);
+      return sendCached(request, reply, body);
+    },
+  );
+
+  app.post<{ Body: { eventIds: string[]; currency: Currency } }>(
+    '/nbx/v2/emm/events/getMarketsByEvents',
+    {
+      preHandler: guard,
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'Markets of several events with their orderbooks',
+        description:
+          'One bare array of the markets of every known event, in the order of eventIds; ids of unknown events are skipped.',
+        security: bearer,
+        body: {
+          type: 'object',
+          properties: {
+            eventIds: { type: 'array', items: uuid, minItems: 1, maxItems: 50 },
+            currency,
+          },
+          required: ['eventIds', 'currency'],
+          additionalProperties: false,
+        },
+        response: { 200: { type: 'array', items: marketWithBookSchema }, 400: errorEnvelope, ...authErrors },
+      },
+    },
+    (request, reply) => {
+      throwValidation(request, { 'body/currency': 'INVALID_CURRENCY' });
+      const r = port.reader();
+      const { currency: cur } = request.body;
+      // Splice the per-event cached arrays: no serialization, only copying bytes.
+      const parts: Buffer[] = [Buffer.from('[')];
+      let first = true;
+      const seen = new Set<string>();
+      for (const raw of request.body.eventIds) {
+        const id = raw.toLowerCase();
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const body = eventMarketsBody(r, id, cur)?.body;
+        if (!body || body.length <= 2) continue;
+        if (!first) parts.push(Buffer.from(','));
+        parts.push(body.subarray(1, body.length - 1));
+        first = false;
+      }
+      parts.push(Buffer.from(']'));
+      return reply.code(200).header('content-type', JSON_TYPE).send(Buffer.concat(parts));
+    },
+  );
+
+  app.get<{ Params: { marketId: string }; Querystring: { currency: Currency } }>(
+    '/nbx/v2/emm/book/:marketId',
+    {
+      preHandler: guard,
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'One market’s orderbook',
+        security: bearer,
+        params: { type: 'object', properties: { marketId: uuid }, required: ['marketId'] },
+        querystring: currencyRequired,
+        response: {
+          200: bookSchema,
+          304: notModified,
+          400: errorEnvelope,
+          404: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    (request, reply) => {
+      throwValidation(request, {
+        'params/marketId': 'INVALID_ID',
+        'querystring/currency': 'INVALID_CURRENCY',
+      });
+      const r = port.reader();
+      const id = request.params.marketId.toLowerCase();
+      const cur = request.query.currency;
+      const m = r.market(id);
+      if (!m) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
+      const version = `${r.catalogVersion}:${r.bookSeq(id, cur)}`;
+      return sendCached(
+        request,
+        reply,
+        bookBodies.get(`${id}:${cur}`, version, () => books.get(r, m, cur)),
+      );
+    },
+  );
+
+  app.get<{ Querystring: { league?: string; marketType?: string; currency: Currency } }>(
+    '/nbx/v2/emm/markets/open',
+    {
+      preHandler: guard,
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'Open markets',
+        description:
+          'Markets with status OPEN, without books, in event listing order. marketType accepts the wire name ("Spread") or the code ("SPREAD").',
+        security: bearer,
+        querystring: {
+          type: 'object',
+          properties: {
+            league: { type: 'string', maxLength: 32 },
+            marketType: {
+              type: 'string',
+              maxLength: 32,
+              description: `One of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+            },
+            currency: currencyOptional.properties.currency,
+          },
+        },
+        response: {
+          200: { type: 'array', items: marketSchema },
+          304: notModified,
+          400: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    (request, reply) => {
+      throwValidation(request, { 'querystring/currency': 'INVALID_CURRENCY' });
+      const q = request.query;
+      let type: ReturnType<typeof parseMarketType>;
+      if (q.marketType !== undefined) {
+        type = parseMarketType(q.marketType);
+        if (!type) {
+          throw new ApiError(
+            'VALIDATION_FAILED',
+            `querystring/marketType must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+          );
+        }
+      }
+      const r = port.reader();
+      const league = q.league?.toUpperCase();
+      const cur = q.currency;
+      const select = (): MarketRecord[] => {
+        const out: MarketRecord[] = [];
+        for (const e of r.eventsSorted()) {
+          if (league !== undefined && e.league.toUpperCase() !== league) continue;
+          for (const mid of e.marketIds) {
+            const m = r.market(mid);
+            if (m && m.status === 'OPEN' && (type === undefined || m.type === type)) out.push(m);
+          }
+        }
+        return out;
+      };
+      // Which markets are listed depends on the catalog only: selected once per catalog version.
+      const key = `${league ?? ''}|${type ?? ''}|${cur}`;
+      let sel = openSelections.get(key);
+      if (!sel || sel.catalogVersion !== r.catalogVersion) {
+        sel = { catalogVersion: r.catalogVersion, markets: select() };
+        openSelections.set(key, sel);
+      }
+      const markets = sel.markets;
+      // volume and last move with fills, which move the book seqs: the sum of the (monotonic) seqs
+      // of the listed books changes whenever any of them does.
+      let seqSum = 0;
+      for (const m of markets) seqSum += r.bookSeq(m.id, cur);
+      const body = openLists.get(key, `${r.catalogVersion}:${seqSum}`, () =>
+        markets.map((m) => marketToWire(r, m, cur)),
+      );
+      return sendCached(request, reply, body);
+    },
+  );
+
+  app.get<{ Params: { marketId: string }; Querystring: { currency: Currency } }>(
+    '/nbx/v2/emm/markets/:marketId',
+    {
+      preHandler: guard,
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'One market (without book)',
+        security: bearer,
+        params: { type: 'object', properties: { marketId: uuid }, required: ['marketId'] },
+        querystring: currencyOptional,
+        response: {
+          200: marketSchema,
+          304: notModified,
+          400: errorEnvelope,
+          404: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    (request, reply) => {
+      throwValidation(request, {
+        'params/marketId': 'INVALID_ID',
+        'querystring/currency': 'INVALID_CURRENCY',
+      });
+      const r = port.reader();
+      const id = request.params.marketId.toLowerCase();
+      const cur = request.query.currency;
+      const m = r.market(id);
+      if (!m) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
+      const version = `${r.catalogVersion}:${r.bookSeq(id, cur)}`;
+      return sendCached(
+        request,
+        reply,
+        marketBodies.get(`${id}:${cur}`, version, () => marketToWire(r, m, cur)),
+      );
+    },
+  );
+
+  app.get(
+    '/nbx/v2/emm/ticks',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['markets'],
+        summary: 'The tick table',
+        description: 'Every valid price (DESIGN.md §3), ascending: 279 numbers.',
+        security: bearer,
+        response: { 200: { type: 'array', items: { type: 'number' } }, 304: notModified, ...authErrors },
+      },
+    },
+    (request, reply) =>
+      sendCached(
+        request,
+        reply,
+        ticks.get(0, () => TICKS.map(tickToPrice)),
+      ),
+  );
+
+  app.get(
+    '/nbx/v2/emm/locks',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['markets'],
+        summary: 'Trading locks',
+        description: 'The system lock (or null) and the ids of events under a lock.',
+        security: bearer,
+        response: { 200: locksSchema, 304: notModified, ...authErrors },
+      },
+    },
+    (request, reply) => {
+      const r = port.reader();
+      const { system, events } = r.locks();
+      let version = system ? `${system.id}@${system.expiresAt}` : '-';
+      for (const l of events) version += `|${l.id}@${l.expiresAt}`;
+      return sendCached(
+        request,
+        reply,
+        locks.get(version, () => locksToWire(r)),
+      );
+    },
+  );
+}

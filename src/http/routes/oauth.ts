@@ -1,0 +1,449 @@
+// The token server's HTTP face (DESIGN.md §7, SPEC.md §4.2, production-api.md "Token endpoint"):
+//   POST /nbx/v1/auth/emm-token          client-credentials grant (RFC 6749 §4.4)
+//   POST /oauth/token                     the deprecated legacy endpoint (audience required)
+//   POST /oauth/revoke                    RFC 7009
+//   POST /oauth/introspect                RFC 7662
+//   GET  /.well-known/jwks.json           the published signing keys
+//   GET  /.well-known/oauth-authorization-server   RFC 8414 metadata
+// The four POST endpoints live in their own encapsulated scope with the form-body parser and an
+// error handler that answers every failure — malformed JSON, wrong types, oversized or
+// unexpected bodies — with an RFC 6749 §5.2 body instead of the §8 envelope, never a 5xx.
+
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ClientRecord } from '../../auth/clients.ts';
+import { OAuthError } from '../../auth/oauth-errors.ts';
+import { SCOPES } from '../../auth/scopes.ts';
+import type { AuthService } from '../../auth/service.ts';
+import type { Config } from '../../config.ts';
+import { loggerOptions } from '../logger.ts';
+import { registerBearer } from '../plugins/bearer.ts';
+import adminClientRoutes from './admin-clients.ts';
+
+export interface OAuthRoutesOptions {
+  auth: AuthService;
+}
+
+export const TOKEN_PATH = '/nbx/v1/auth/emm-token';
+export const LEGACY_TOKEN_PATH = '/oauth/token';
+/** Token requests are a few hundred bytes; anything near this is not a token request. */
+const TOKEN_BODY_LIMIT = 16 * 1024;
+const REALM = 'tickbook';
+
+// --- schemas (documentation: the scope's validator accepts anything, see below) ----------------
+
+const oauthErrorSchema = {
+  type: 'object',
+  description: 'RFC 6749 §5.2 error',
+  properties: {
+    error: {
+      type: 'string',
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'unsupported_grant_type',
+        'invalid_scope',
+        'access_denied',
+        'temporarily_unavailable',
+        'server_error',
+      ],
+    },
+    error_description: { type: 'string' },
+  },
+  required: ['error', 'error_description'],
+} as const;
+
+const tokenResponseSchema = {
+  type: 'object',
+  properties: {
+    access_token: { type: 'string', description: 'JWT (RFC 9068)' },
+    scope: { type: 'string', description: 'Space-separated granted scopes' },
+    expires_in: { type: 'integer', description: 'Lifetime in seconds' },
+    token_type: { type: 'string', enum: ['Bearer'] },
+  },
+  required: ['access_token', 'scope', 'expires_in', 'token_type'],
+} as const;
+
+const clientAuthProps = {
+  client_id: { type: 'string', description: 'Client id (or use HTTP Basic)' },
+  client_secret: { type: 'string', description: 'Client secret (or use HTTP Basic)' },
+} as const;
+
+const tokenBodySchema = (legacy: boolean) => ({
+  type: 'object',
+  properties: {
+    grant_type: { type: 'string', enum: ['client_credentials'] },
+    ...clientAuthProps,
+    scope: { type: 'string', description: `Optional narrowing, space-separated: ${SCOPES.join(', ')}` },
+    audience: {
+      type: 'string',
+      description: legacy ? 'Required: the public API base URL' : 'Ignored on this endpoint',
+    },
+  },
+  required: legacy ? ['grant_type', 'audience'] : ['grant_type'],
+});
+
+const tokenResponses = {
+  200: tokenResponseSchema,
+  400: oauthErrorSchema,
+  401: oauthErrorSchema,
+  403: oauthErrorSchema,
+  429: oauthErrorSchema,
+};
+
+const consumes = ['application/json', 'application/x-www-form-urlencoded'];
+
+// --- request parsing ----------------------------------------------------------------------------
+
+type Params = Record<string, string | undefined>;
+
+/** The named string parameters of a JSON or form body; anything else is invalid_request. */
+function readParams(body: unknown, names: readonly string[]): Params {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new OAuthError('invalid_request', 'The request body must be a JSON object or a form');
+  }
+  const out: Params = {};
+  for (const n of names) {
+    const v = (body as Record<string, unknown>)[n];
+    if (v === undefined) continue;
+    // A repeated form parameter arrives as an array (RFC 6749 §3.2: parameters appear once).
+    if (typeof v !== 'string')
+      throw new OAuthError('invalid_request', `Parameter ${n} must be a single string`);
+    out[n] = v;
+  }
+  return out;
+}
+
+/** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded before base64. */
+function formDecode(s: string): string {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
+interface Credentials {
+  clientId: string;
+  secret: string;
+  basic: boolean;
+}
+
+function basicChallenge(): Record<string, string> {
+  return { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
+}
+
+function readCredentials(request: FastifyRequest, p: Params): Credentials {
+  const header = request.headers.authorization;
+  if (header !== undefined && header !== '') {
+    const m = /^Basic[ ]+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
+    if (m === null)
+      throw new OAuthError(
+        'invalid_client',
+        'Unsupported or malformed Authorization header',
+        basicChallenge(),
+      );
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
+    let clientId: string;
+    let secret: string;
+    try {
+      clientId = formDecode(decoded.slice(0, colon));
+      secret = formDecode(decoded.slice(colon + 1));
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
+    }
+    // RFC 6749 §2.3: one authentication method per request (client_id alone in the body is harmless).
+    if (p.client_secret !== undefined || (p.client_id !== undefined && p.client_id !== clientId)) {
+      throw new OAuthError(
+        'invalid_request',
+        'Client credentials given both in the Authorization header and in the body',
+      );
+    }
+    return { clientId, secret, basic: true };
+  }
+  if (p.client_id === undefined || p.client_id === '' || p.client_secret === undefined) {
+    // RFC 6749 §5.2: "no client authentication included" is invalid_client.
+    throw new OAuthError(
+      'invalid_client',
+      'Client authentication is required (client_id and client_secret, or HTTP Basic)',
+    );
+  }
+  return { clientId: p.client_id, secret: p.client_secret, basic: false };
+}
+
+function authenticate(auth: AuthService, request: FastifyRequest, p: Params): ClientRecord {
+  const c = readCredentials(request, p);
+  try {
+    return auth.authenticateClient(c.clientId, c.secret, request.ip);
+  } catch (err) {
+    // RFC 6749 §5.2: a 401 for a Basic attempt carries the challenge the client used.
+    if (c.basic && err instanceof OAuthError && err.error === 'invalid_client') {
+      throw new OAuthError(err.error, err.description, { ...err.headers, ...basicChallenge() });
+    }
+    throw err;
+  }
+}
+
+// --- error handling -----------------------------------------------------------------------------
+
+function toOAuthError(err: unknown): OAuthError {
+  if (err instanceof OAuthError) return err;
+  const fe = err as { statusCode?: number; code?: string; message?: string };
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own refusals: FST_ERR_CTP_INVALID_JSON_BODY, _EMPTY_JSON_BODY, _BODY_TOO_LARGE,
+    // _INVALID_MEDIA_TYPE, _INVALID_CONTENT_LENGTH … all mean the request itself is malformed.
+    const what =
+      fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'The request body is too large'
+        : fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Content-Type must be application/json or application/x-www-form-urlencoded'
+          : fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+              fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+              err instanceof SyntaxError
+            ? 'The request body is not valid JSON'
+            : 'Malformed request';
+    return new OAuthError('invalid_request', what);
+  }
+  return new OAuthError('server_error', 'The authorization server encountered an unexpected condition');
+}
+
+function sendOAuthError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const oe = toOAuthError(err);
+  if (oe.status >= 500) request.log.error({ err }, 'token endpoint failure');
+  else request.log.info({ oauthError: oe.error, status: oe.status }, 'oauth request rejected');
+  return reply.code(oe.status).headers(oe.headers).type('application/json').send(oe.body());
+}
+
+// --- the endpoints ------------------------------------------------------------------------------
+
+interface TokenEndpointOptions extends OAuthRoutesOptions {
+  /** Register the legacy /oauth/token only (the LEGACY_AUTH_PORT listener). */
+  legacyOnly?: boolean;
+}
+
+const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'scope', 'audience'] as const;
+const TOKEN_HINT_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret'] as const;
+
+async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions): Promise<void> {
+  const { auth } = opts;
+  const base = auth.metadata().issuer as string;
+  await app.register(formbody, { bodyLimit: TOKEN_BODY_LIMIT });
+  // The schemas above document the endpoints; inputs are checked by hand so that each failure
+  // gets its RFC 6749 error (Ajv's type coercion would turn `client_id: 123` into "123").
+  app.setValidatorCompiler(() => () => true);
+  app.setErrorHandler((err, request, reply) => sendOAuthError(request, reply, err));
+  // RFC 6749 §5.1: token responses (and errors) must not be cached.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+    return payload;
+  });
+
+  const issue =
+    (legacy: boolean) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const p = readParams(request.body, TOKEN_PARAMS);
+      if (p.grant_type === undefined || p.grant_type === '') {
+        throw new OAuthError('invalid_request', 'Missing grant_type');
+      }
+      if (p.grant_type !== 'client_credentials') {
+        throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+      }
+      const client = authenticate(auth, request, p);
+      // The legacy host demanded the API's base URL as audience (production-api.md); the new
+      // endpoint ignores the field.
+      if (legacy && p.audience !== base) {
+        throw new OAuthError(
+          'access_denied',
+          p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
+        );
+      }
+      const body = await auth.issueToken(client, p.scope, legacy ? 'legacy' : 'emm-token');
+      return reply.code(200).type('application/json').send(body);
+    };
+
+  const routeOpts = (legacy: boolean) => ({
+    bodyLimit: TOKEN_BODY_LIMIT,
+    schema: {
+      tags: ['auth'],
+      summary: legacy ? 'Obtain an access token (deprecated)' : 'Obtain an access token',
+      description: legacy
+        ? `Deprecated predecessor of ${TOKEN_PATH}: same fields plus audience (the API base URL).`
+        : 'OAuth2 client-credentials grant (RFC 6749 §4.4). JSON or form body; client credentials in the body or HTTP Basic.',
+      deprecated: legacy || undefined,
+      consumes,
+      body: tokenBodySchema(legacy),
+      response: tokenResponses,
+    },
+  });
+
+  if (!opts.legacyOnly) app.post(TOKEN_PATH, routeOpts(false), issue(false));
+  app.post(
+    LEGACY_TOKEN_PATH,
+    {
+      ...routeOpts(true),
+      onRequest: async (_request, reply) => {
+        // draft-ietf-httpapi-deprecation-header (`true`) and RFC 8288 successor link.
+        reply.header('deprecation', 'true');
+        reply.header('link', `<${base}${TOKEN_PATH}>; rel="successor-version"`);
+      },
+    },
+    issue(true),
+  );
+  if (opts.legacyOnly) return;
+
+  app.post(
+    '/oauth/revoke',
+    {
+      bodyLimit: TOKEN_BODY_LIMIT,
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke an access token (RFC 7009)',
+        consumes,
+        body: {
+          type: 'object',
+          properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
+          required: ['token'],
+        },
+        response: {
+          200: { type: 'null', description: 'Revoked, or nothing to revoke (RFC 7009 §2.2)' },
+          400: oauthErrorSchema,
+          401: oauthErrorSchema,
+          429: oauthErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const p = readParams(request.body, TOKEN_HINT_PARAMS);
+      const client = authenticate(auth, request, p);
+      if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
+      await auth.revokeToken(p.token, client);
+      return reply.code(200).send();
+    },
+  );
+
+  app.post(
+    '/oauth/introspect',
+    {
+      bodyLimit: TOKEN_BODY_LIMIT,
+      schema: {
+        tags: ['auth'],
+        summary: 'Introspect an access token (RFC 7662)',
+        consumes,
+        body: {
+          type: 'object',
+          properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
+          required: ['token'],
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              active: { type: 'boolean' },
+              scope: { type: 'string' },
+              client_id: { type: 'string' },
+              token_type: { type: 'string' },
+              exp: { type: 'integer' },
+              iat: { type: 'integer' },
+              nbf: { type: 'integer' },
+              sub: { type: 'string' },
+              aud: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+              iss: { type: 'string' },
+              jti: { type: 'string' },
+            },
+            required: ['active'],
+          },
+          400: oauthErrorSchema,
+          401: oauthErrorSchema,
+          429: oauthErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const p = readParams(request.body, TOKEN_HINT_PARAMS);
+      const client = authenticate(auth, request, p);
+      if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
+      return reply
+        .code(200)
+        .type('application/json')
+        .send(await auth.introspect(p.token, client));
+    },
+  );
+}
+
+/** The token server routes; register on the root app (after registerBearer). */
+export default async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions): Promise<void> {
+  const { auth } = opts;
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Published token signing keys (JWK Set)',
+        response: {
+          200: {
+            type: 'object',
+            properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+            required: ['keys'],
+          },
+        },
+      },
+    },
+    async (_request, reply) => {
+      // Short max-age: a rotation is picked up quickly; verifiers refetch on an unknown kid anyway.
+      reply.header('cache-control', 'public, max-age=60');
+      return auth.jwks();
+    },
+  );
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Authorization server metadata (RFC 8414)',
+        response: { 200: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return auth.metadata();
+    },
+  );
+  await app.register(tokenEndpoints, { auth });
+}
+
+/**
+ * The stand-in for the separate legacy auth host (LEGACY_AUTH_PORT): a minimal app serving only
+ * POST /oauth/token with the same AuthService. main.ts listens on it.
+ */
+export async function buildLegacyAuthApp(deps: {
+  config: Config;
+  auth: AuthService;
+  logStream?: NodeJS.WritableStream;
+}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(deps.config.logLevel, deps.logStream),
+    bodyLimit: deps.config.bodyLimit,
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .type('application/json')
+      .send({
+        error: 'invalid_request',
+        error_description: `Route ${request.method}:${request.url.split('?')[0]} not found`,
+      }),
+  );
+  await app.register(tokenEndpoints, { auth: deps.auth, legacyOnly: true });
+  return app;
+}
+
+/**
+ * Everything the token server adds to the main app, in the order it needs: the bearer guard on
+ * the root instance, then the OAuth routes and the admin API. For buildApp's `features`.
+ */
+export async function registerAuthHttp(app: FastifyInstance, auth: AuthService): Promise<void> {
+  registerBearer(app, auth);
+  await app.register(oauthRoutes, { auth });
+  await app.register(adminClientRoutes, { auth });
+}

@@ -1,0 +1,400 @@
+// POST /nbx/v1/parlay/request/unauthenticated (SPEC.md §4.1, DESIGN.md §6): the price of a set of
+// outcomes, for anyone, without a token. The wire format is the production one real clients parse
+// (reference/production-api.md, "Parlay price"): HTTP 201 with an array of exactly one offer whose
+// prices are 5-decimal strings; a decline is HTTP 400 "Cannot price parlay" with a stable code.
+//
+// The plugin owns everything about this route, including its errors, so it behaves the same inside
+// the full app (with its global error handler) and in a bare Fastify instance:
+// - the body is checked by hand (checkParlayBody), which is this route's validator: Ajv would
+//   coerce types and strip unknown fields under the app's usual settings, and its errors would not
+//   carry the parlay codes. The JSON schema documents the same shape for OpenAPI; the route's
+//   validatorCompiler accepts everything so that Ajv never touches (or rewrites) the body;
+// - a route-level errorHandler turns parser errors, rate limiting and anything unexpected into the
+//   DESIGN.md §8 envelope, so no input yields a 5xx from this route;
+// - @fastify/rate-limit is registered inside this (encapsulated) plugin and applies to this route
+//   only: an unauthenticated pricing endpoint is the cheapest way to load the server.
+
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { ApiError, apiErrorEnvelope, ErrorCodes, envelope } from '../../errors.ts';
+import type { ExchangeReader } from '../../exchange/reader.ts';
+import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/types.ts';
+import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
+import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
+import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
+
+export interface ParlayRouteOptions {
+  /** The current exchange state (called once per request). */
+  reader: () => ExchangeReader;
+  config: Config;
+  /** Same-game model overrides (per-league σ and ρ); margin and maxLegs come from config. */
+  pricing?: Partial<Pick<PricingParams, 'leagues'>>;
+  /** Clock for expiresAt; tests pin it. Defaults to Date.now. */
+  now?: () => number;
+}
+
+export const PARLAY_PATH = '/nbx/v1/parlay/request/unauthenticated';
+const DECLINE_MESSAGE = ErrorCodes.CANNOT_PRICE_PARLAY.message; // 'Cannot price parlay'
+/** A 12-leg request is under 700 bytes; anything near this is not a parlay request. */
+const BODY_LIMIT = 16 * 1024;
+
+// ---------------------------------------------------------------- schemas (OpenAPI)
+
+const envelopeSchema = {
+  type: 'object',
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string' },
+    details: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          outcomeId: { type: ['string', 'null'] },
+          code: { type: 'string' },
+          message: { type: 'string' },
+        },
+        required: ['outcomeId', 'code', 'message'],
+      },
+    },
+  },
+  required: ['statusCode', 'error', 'message', 'code'],
+} as const;
+
+const idDescription = { type: 'string', description: 'UUID' } as const;
+
+const legSchema = {
+  type: 'object',
+  properties: {
+    outcomeId: idDescription,
+    price: {
+      type: 'string',
+      pattern: '^0\\.\\d{5}$',
+      description: 'Cost to buy the outcome now, 5 decimals',
+    },
+    vendor: { type: 'string', description: 'Price source: the exchange’s own book' },
+    outcome: {
+      type: 'object',
+      properties: {
+        id: idDescription,
+        description: { type: 'string' },
+        market: {
+          type: 'object',
+          properties: {
+            id: idDescription,
+            description: { type: 'string' },
+            type: { type: 'string' },
+            event: {
+              type: 'object',
+              properties: {
+                id: idDescription,
+                description: { type: 'string' },
+                game: {
+                  type: ['object', 'null'],
+                  properties: { id: idDescription },
+                  required: ['id'],
+                },
+              },
+              required: ['id', 'description', 'game'],
+            },
+          },
+          required: ['id', 'description', 'type', 'event'],
+        },
+      },
+      required: ['id', 'description', 'market'],
+    },
+  },
+  required: ['outcomeId', 'price', 'vendor', 'outcome'],
+} as const;
+
+const offerSchema = {
+  type: 'object',
+  properties: {
+    id: idDescription,
+    price: { type: 'string', pattern: '^0\\.\\d{5}$', description: 'Parlay price, strictly in (0, 1)' },
+    status: { type: 'string', enum: ['Unfilled'] },
+    currency: { type: 'string', enum: CURRENCIES },
+    expiresAt: { type: 'string', format: 'date-time' },
+    maxQty: { type: 'integer', description: 'Payout (minimum currency units) available at this price' },
+    decimalOdds: { type: 'number' },
+    americanOdds: { type: 'integer' },
+    legs: { type: 'array', items: legSchema },
+  },
+  required: [
+    'id',
+    'price',
+    'status',
+    'currency',
+    'expiresAt',
+    'maxQty',
+    'decimalOdds',
+    'americanOdds',
+    'legs',
+  ],
+} as const;
+
+function bodySchema(maxLegs: number) {
+  return {
+    type: 'object',
+    properties: {
+      outcomes: {
+        type: 'array',
+        minItems: 2,
+        maxItems: maxLegs,
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string', description: 'Outcome UUID' } },
+          required: ['id'],
+          additionalProperties: false,
+        },
+      },
+      boostId: { type: 'null', description: 'Sent as null by the web app; boosts need authentication' },
+      currency: { type: 'string', enum: CURRENCIES, default: 'CASH' },
+    },
+    required: ['outcomes'],
+    additionalProperties: false,
+  } as const;
+}
+
+// ---------------------------------------------------------------- body check
+
+type BodyCheck =
+  | { ok: true; outcomeIds: string[]; currency: Currency }
+  | { ok: false; detail: DeclineDetailLike };
+interface DeclineDetailLike {
+  outcomeId: string | null;
+  code: string;
+  message: string;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const BODY_KEYS = new Set(['outcomes', 'boostId', 'currency']);
+
+/** The request body exactly as SPEC.md §4.1 allows it, or the first thing wrong with it. */
+export function checkParlayBody(body: unknown, maxLegs: number): BodyCheck {
+  const bad = (message: string): BodyCheck => ({
+    ok: false,
+    detail: { outcomeId: null, code: 'VALIDATION_FAILED', message },
+  });
+  if (!isPlainObject(body)) return bad('body must be a JSON object');
+  for (const k of Object.keys(body)) if (!BODY_KEYS.has(k)) return bad(`unknown field ${JSON.stringify(k)}`);
+  const outcomes = body.outcomes;
+  if (outcomes === undefined) return bad('outcomes is required');
+  if (!Array.isArray(outcomes)) return bad('outcomes must be an array');
+  // Too many legs is a pricing decline with its own code, reported before looking at each element.
+  if (outcomes.length > maxLegs) {
+    return {
+      ok: false,
+      detail: declineDetail(null, 'TOO_MANY_LEGS', `A parlay may hold at most ${maxLegs} legs`),
+    };
+  }
+  const outcomeIds: string[] = [];
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i];
+    if (!isPlainObject(o)) return bad(`outcomes[${i}] must be an object`);
+    for (const k of Object.keys(o)) {
+      if (k !== 'id') return bad(`outcomes[${i}] has unknown field ${JSON.stringify(k)}`);
+    }
+    if (typeof o.id !== 'string') return bad(`outcomes[${i}].id must be a string`);
+    outcomeIds.push(o.id);
+  }
+  if (body.boostId !== undefined && body.boostId !== null) {
+    return bad('boostId must be null: boosted prices need an authenticated request');
+  }
+  let currency: Currency = 'CASH';
+  if (body.currency !== undefined) {
+    if (typeof body.currency !== 'string' || !(CURRENCIES as readonly string[]).includes(body.currency)) {
+      return bad('currency must be CASH or COIN');
+    }
+    currency = body.currency as Currency;
+  }
+  return { ok: true, outcomeIds, currency };
+}
+
+// ---------------------------------------------------------------- wire shapes
+
+/** The nested `outcome` object of a leg, as clients read it (ids and descriptions). */
+function legOutcome(l: QuotedLeg) {
+  return {
+    id: l.outcome.id,
+    description: l.outcome.description,
+    market: {
+      id: l.market.id,
+      description: l.market.description,
+      type: l.market.type,
+      event: {
+        id: l.event.id,
+        description: l.event.description,
+        game: l.event.gameId === null ? null : { id: l.event.gameId },
+      },
+    },
+  };
+}
+
+/**
+ * The 201 body as JSON text. Only prices, ids and numbers change from quote to quote; the nested
+ * `outcome` of each leg changes only with the catalog, so its JSON is cached per outcome while the
+ * reader's catalogVersion stands (readers without one are serialized afresh). Every other field is
+ * a UUID, a 5-decimal price, a currency code, an ISO time or a finite number: nothing to escape.
+ * The output is exactly JSON.stringify of the documented shape (the tests check it byte for byte);
+ * the response schema still documents that shape for OpenAPI.
+ */
+class OfferWriter {
+  private cache = new Map<string, { catalogVersion: number; outcome: OutcomeRecord; json: string }>();
+
+  write(q: ParlayQuote, id: string, expiresAt: string, catalogVersion: number | undefined): string {
+    let legs = '';
+    for (let i = 0; i < q.legs.length; i++) {
+      const l = q.legs[i];
+      legs += `${i === 0 ? '' : ','}{"outcomeId":"${l.outcomeId}","price":"${l.priceText}","vendor":"${VENDOR}","outcome":${this.outcomeJson(l, catalogVersion)}}`;
+    }
+    return (
+      `[{"id":"${id}","price":"${q.priceText}","status":"Unfilled","currency":"${q.currency}",` +
+      `"expiresAt":"${expiresAt}","maxQty":${q.maxQty},"decimalOdds":${q.decimalOdds},` +
+      `"americanOdds":${q.americanOdds},"legs":[${legs}]}]`
+    );
+  }
+
+  private outcomeJson(l: QuotedLeg, catalogVersion: number | undefined): string {
+    if (typeof catalogVersion !== 'number') return JSON.stringify(legOutcome(l));
+    const hit = this.cache.get(l.outcomeId);
+    if (hit && hit.catalogVersion === catalogVersion && hit.outcome === l.outcome) return hit.json;
+    if (this.cache.size >= 100_000) this.cache.clear();
+    const json = JSON.stringify(legOutcome(l));
+    this.cache.set(l.outcomeId, { catalogVersion, outcome: l.outcome, json });
+    return json;
+  }
+}
+
+/** The price source named on every leg: Tickbook's own book (reference/production-api.md). */
+const VENDOR = 'tickbook';
+
+function sendDecline(
+  reply: FastifyReply,
+  code: string,
+  details: readonly (DeclineDetail | DeclineDetailLike)[],
+) {
+  return reply
+    .code(400)
+    .header('cache-control', 'no-store')
+    .send(envelope(400, code, DECLINE_MESSAGE, details));
+}
+
+// ---------------------------------------------------------------- errors
+
+/** Every error this route can meet → the envelope; never a 5xx for anything the client sent. */
+function parlayErrorHandler(
+  this: FastifyInstance,
+  err: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  reply.header('cache-control', 'no-store');
+  if (err instanceof ApiError) {
+    if (err.headers) reply.headers(err.headers);
+    return reply.code(err.statusCode).send(apiErrorEnvelope(err));
+  }
+  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return reply.code(413).send(envelope(413, 'BODY_TOO_LARGE', ErrorCodes.BODY_TOO_LARGE.message));
+  }
+  if (status === 429) {
+    return reply.code(429).send(envelope(429, 'RATE_LIMITED', ErrorCodes.RATE_LIMITED.message));
+  }
+  if (err.validation) {
+    return sendDecline(reply, 'VALIDATION_FAILED', [
+      { outcomeId: null, code: 'VALIDATION_FAILED', message: err.message },
+    ]);
+  }
+  if (status < 500) {
+    // Unparseable JSON, an empty body, a content type that is not JSON: the body is not a parlay
+    // request, which SPEC.md §4.1 answers like any other unpriceable request.
+    const message =
+      status === 415 ? 'Content-Type must be application/json' : err.message || 'Body is not valid JSON';
+    return sendDecline(reply, 'MALFORMED_JSON', [{ outcomeId: null, code: 'MALFORMED_JSON', message }]);
+  }
+  request.log.error({ err }, 'parlay pricing failed');
+  return reply.code(500).send(envelope(500, 'INTERNAL_ERROR', ErrorCodes.INTERNAL_ERROR.message));
+}
+
+// ---------------------------------------------------------------- the plugin
+
+/** The route's schema validator: checkParlayBody in the handler is the real one (see the top). */
+const acceptAll = () => true;
+
+export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRouteOptions): Promise<void> {
+  const { config } = opts;
+  const now = opts.now ?? Date.now;
+  const params = pricingParams({
+    margin: config.parlayMargin,
+    maxLegs: config.parlayMaxLegs,
+    leagues: opts.pricing?.leagues,
+  });
+  const ttlMs = config.parlayQuoteTtlSeconds * 1000;
+  const cacheControl = `max-age=${config.parlayQuoteTtlSeconds}`;
+  const limited = config.parlayRateLimit > 0;
+  const writer = new OfferWriter();
+
+  if (limited) {
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_req, ctx) =>
+        new ApiError('RATE_LIMITED', `Rate limit exceeded, retry in ${ctx.after}`, undefined),
+    });
+  }
+
+  app.post(
+    PARLAY_PATH,
+    {
+      bodyLimit: BODY_LIMIT,
+      validatorCompiler: () => acceptAll,
+      errorHandler: parlayErrorHandler,
+      config: limited
+        ? { rateLimit: { max: config.parlayRateLimit, timeWindow: config.parlayRateWindowMs } }
+        : { rateLimit: false },
+      schema: {
+        tags: ['parlay'],
+        summary: 'Price a parlay (no authentication)',
+        description:
+          'SPEC.md §4.1. Prices the combination of the given outcomes from the live books. Same-game legs ' +
+          'are priced with a correlated margin/total model. Declines are HTTP 400 "Cannot price parlay" ' +
+          'with a code per leg.',
+        body: bodySchema(params.maxLegs),
+        response: {
+          201: {
+            description: 'Exactly one offer',
+            type: 'array',
+            minItems: 1,
+            maxItems: 1,
+            items: offerSchema,
+          },
+          400: { description: 'Cannot price parlay (decline or malformed body)', ...envelopeSchema },
+          413: { description: 'Body too large', ...envelopeSchema },
+          429: { description: 'Rate limited (Retry-After, x-ratelimit-* headers)', ...envelopeSchema },
+          500: { description: 'Internal error', ...envelopeSchema },
+        },
+      },
+    },
+    async (request, reply) => {
+      // The body exactly as it arrived: no Ajv pass has coerced or stripped anything.
+      const check = checkParlayBody(request.body, params.maxLegs);
+      if (!check.ok) return sendDecline(reply, check.detail.code, [check.detail]);
+      const reader = opts.reader();
+      const result = priceParlay(reader, { outcomeIds: check.outcomeIds, currency: check.currency }, params);
+      if (!result.ok) return sendDecline(reply, result.decline.code, result.decline.details);
+      const expiresAt = new Date(now() + ttlMs).toISOString();
+      return reply
+        .code(201)
+        .header('cache-control', cacheControl)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(writer.write(result.quote, randomUUID(), expiresAt, reader.catalogVersion));
+    },
+  );
+}

@@ -1,0 +1,71 @@
+// Building blocks of the route schemas. The same objects validate requests (Fastify's Ajv),
+// describe responses (and thereby the OpenAPI document, @fastify/swagger) and check shapes in the
+// tests — one definition per wire shape.
+
+import { CURRENCIES } from '../../exchange/types.ts';
+
+export const uuid = { type: 'string', format: 'uuid', description: 'UUID' } as const;
+export const isoTime = {
+  type: 'string',
+  format: 'date-time',
+  description: 'ISO 8601 UTC with milliseconds',
+} as const;
+export const nullableIsoTime = {
+  type: ['string', 'null'],
+  format: 'date-time',
+  description: 'ISO 8601 UTC with milliseconds, or null',
+} as const;
+export const currency = { type: 'string', enum: [...CURRENCIES], description: 'Wallet currency' } as const;
+export const price = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  exclusiveMaximum: 1,
+  description: 'Probability on the tick table (GET /nbx/v2/emm/ticks), e.g. 0.667',
+} as const;
+export const qtyMcu = {
+  type: 'integer',
+  minimum: 0,
+  description: 'Payout in minimum currency units (CASH: 0.01, COIN: 1)',
+} as const;
+export const units = {
+  type: 'number',
+  description: 'Amount in currency units (up to 5 decimals)',
+} as const;
+
+/** DESIGN.md §8 envelope. `details` is any JSON. */
+export const errorEnvelope = {
+  type: 'object',
+  description: 'Error envelope (DESIGN.md §8)',
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string', description: 'Stable machine code (src/errors.ts)' },
+    details: {},
+  },
+  required: ['statusCode', 'error', 'message', 'code'],
+  additionalProperties: false,
+} as const;
+
+export const notModified = {
+  description: 'Not Modified (If-None-Match matched the ETag)',
+  type: 'null',
+} as const;
+
+/** The error statuses every bearer-protected route can answer. */
+export const authErrors = { 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope } as const;
+
+export const bearer = [{ bearer: [] }];
+
+export const currencyQuery = (required: boolean, description?: string) =>
+  ({
+    type: 'object',
+    properties: { currency: { ...currency, ...(description ? { description } : {}) } },
+    ...(required ? { required: ['currency'] } : {}),
+    additionalProperties: false,
+  }) as const;
+
+export const pagination = {
+  limit: { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Page size (1–100)' },
+  offset: { type: 'integer', minimum: 0, default: 0, description: 'Rows to skip' },
+} as const;

@@ -1,0 +1,198 @@
+// Catalog records → wire objects (SPEC.md §2, reference/production-api.md "Events" and "Markets and
+// books"). The only place that decides field names, field order and units of catalog JSON; the
+// JSON schemas in ../schemas/catalog.ts describe exactly these shapes.
+
+import type { ExchangeReader } from '../../exchange/reader.ts';
+import type {
+  Currency,
+  EventRecord,
+  Game,
+  Id,
+  MarketRecord,
+  OutcomeRecord,
+  Team,
+  TradingLock,
+} from '../../exchange/types.ts';
+import { tickToPrice } from '../../exchange/units.ts';
+import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from './names.ts';
+
+export interface WireTeam {
+  id: Id;
+  name: string;
+  shortName: string;
+  symbol: string;
+  mascot: string;
+}
+
+export interface WireGame {
+  id: Id;
+  league: string;
+  status: string;
+  scheduledStart: string;
+  homeTeam: WireTeam | null;
+  awayTeam: WireTeam | null;
+}
+
+export interface WireEvent {
+  id: Id;
+  type: string;
+  status: string;
+  description: string;
+  league: string;
+  scheduledStart: string;
+  marketIds: Id[];
+  game?: WireGame;
+}
+
+export interface WireOutcome {
+  id: Id;
+  description: string;
+  type: string;
+  status: string;
+  index: 0 | 1;
+  /** Last traded price in the requested currency, or null before the first trade. */
+  last: number | null;
+  competitor: WireTeam | null;
+}
+
+export interface WireMarket {
+  id: Id;
+  type: string;
+  description: string;
+  status: string;
+  eventId: Id;
+  strike: number | null;
+  league: string;
+  /** Traded payout in the requested currency, MCU. */
+  volume: number;
+  outcomeIds: [Id, Id];
+  outcomes: WireOutcome[];
+  playerId: null;
+  player: null;
+  competitor: null;
+  settledAt: string | null;
+}
+
+export function teamToWire(t: Team): WireTeam {
+  return { id: t.id, name: t.name, shortName: t.shortName, symbol: t.symbol, mascot: t.mascot };
+}
+
+function teamOrNull(r: ExchangeReader, id: Id | null): WireTeam | null {
+  if (id === null) return null;
+  const t = r.team(id);
+  return t ? teamToWire(t) : null;
+}
+
+export function gameToWire(r: ExchangeReader, g: Game): WireGame {
+  return {
+    id: g.id,
+    league: g.league,
+    status: g.status,
+    scheduledStart: isoMillis(g.scheduledStart),
+    homeTeam: teamOrNull(r, g.homeTeamId),
+    awayTeam: teamOrNull(r, g.awayTeamId),
+  };
+}
+
+/** Event wire object; `game` is omitted (not null) for events that are not games. */
+export function eventToWire(r: ExchangeReader, e: EventRecord): WireEvent {
+  const out: WireEvent = {
+    id: e.id,
+    type: e.type,
+    status: e.status,
+    description: e.description,
+    league: e.league,
+    scheduledStart: isoMillis(e.scheduledStart),
+    marketIds: e.marketIds.slice(),
+  };
+  const g = e.gameId === null ? undefined : r.game(e.gameId);
+  if (g) out.game = gameToWire(r, g);
+  return out;
+}
+
+export function outcomeToWire(
+  r: ExchangeReader,
+  m: MarketRecord,
+  o: OutcomeRecord,
+  currency: Currency,
+): WireOutcome {
+  const last = o.last[currency];
+  return {
+    id: o.id,
+    description: o.description,
+    type: outcomeTypeName(m.type, o.index),
+    status: o.status,
+    index: o.index,
+    last: last === null || last === undefined ? null : tickToPrice(last),
+    competitor: teamOrNull(r, o.competitorTeamId),
+  };
+}
+
+/** Market without its book; `volume` and outcome `last` are those of `currency`. */
+export function marketToWire(r: ExchangeReader, m: MarketRecord, currency: Currency): WireMarket {
+  const ev = r.event(m.eventId);
+  const outcomes: WireOutcome[] = [];
+  for (const oid of m.outcomeIds) {
+    const o = r.outcome(oid);
+    if (o) outcomes.push(outcomeToWire(r, m, o, currency));
+  }
+  return {
+    id: m.id,
+    type: marketTypeName(m.type),
+    description: m.description,
+    status: m.status,
+    eventId: m.eventId,
+    strike: m.strike,
+    league: ev?.league ?? '',
+    volume: m.volume[currency] ?? 0,
+    outcomeIds: [m.outcomeIds[0], m.outcomeIds[1]],
+    outcomes,
+    playerId: null,
+    player: null,
+    competitor: null,
+    settledAt: isoOrNull(m.settledAt),
+  };
+}
+
+export interface WireLock {
+  id: Id;
+  eventId: Id | null;
+  reason: string;
+  createdAt: string;
+  /** Whole or fractional minutes the lock lasts from createdAt; null: until cleared. */
+  minuteDuration: number | null;
+  expiresAt: string | null;
+}
+
+export function lockToWire(l: TradingLock): WireLock {
+  return {
+    id: l.id,
+    eventId: l.eventId,
+    reason: l.reason,
+    createdAt: isoMillis(l.createdAt),
+    minuteDuration: l.expiresAt === null ? null : (l.expiresAt - l.createdAt) / 60_000,
+    expiresAt: isoOrNull(l.expiresAt),
+  };
+}
+
+/** `GET /nbx/v2/emm/locks` body (reference/production-api.md). */
+export function locksToWire(r: ExchangeReader): {
+  systemLock: { id: Id; minuteDuration: number | null; createdAt: string; reason: string } | null;
+  lockedEventIds: Id[];
+} {
+  const { system, events } = r.locks();
+  const ids = new Set<Id>();
+  for (const l of events) if (l.eventId !== null) ids.add(l.eventId);
+  return {
+    systemLock:
+      system === null
+        ? null
+        : {
+            id: system.id,
+            minuteDuration: system.expiresAt === null ? null : (system.expiresAt - system.createdAt) / 60_000,
+            createdAt: isoMillis(system.createdAt),
+            reason: system.reason,
+          },
+    lockedEventIds: [...ids].sort(),
+  };
+}

@@ -1,0 +1,66 @@
+// Wire names of the domain's codes (DESIGN.md §2 codes → SPEC.md §2 wire values). SPEC.md wins on
+// the wire: its Market example shows `type: "Spread"`, so market types leave as display names and
+// every filter accepts both the name and the upper-case code. Time stamps leave as ISO 8601 UTC
+// with milliseconds (SPEC.md §2 Event.scheduledStart).
+
+import { MARKET_TYPES, type MarketType, type Millis } from '../../exchange/types.ts';
+
+/** The one table of market type code → wire name. */
+export const MARKET_TYPE_NAMES: Readonly<Record<MarketType, string>> = Object.freeze({
+  MONEY: 'Moneyline',
+  SPREAD: 'Spread',
+  TOTAL: 'Total',
+  TEAM_TOTAL: 'Team Total',
+  MONEY_1H: '1H Moneyline',
+  SPREAD_1H: '1H Spread',
+  TOTAL_1H: '1H Total',
+  YES_NO: 'Yes/No',
+});
+
+export function marketTypeName(code: MarketType): string {
+  return MARKET_TYPE_NAMES[code];
+}
+
+const BY_NAME = new Map<string, MarketType>();
+for (const code of MARKET_TYPES) {
+  BY_NAME.set(code.toLowerCase(), code);
+  BY_NAME.set(MARKET_TYPE_NAMES[code].toLowerCase(), code);
+}
+
+/** Every value a `marketType` filter accepts: codes and names (matched case-insensitively). */
+export const MARKET_TYPE_FILTER_VALUES: readonly string[] = [
+  ...MARKET_TYPES,
+  ...MARKET_TYPES.map(marketTypeName),
+];
+
+/** A filter value (code or wire name, any case) → the code, or undefined. */
+export function parseMarketType(value: string): MarketType | undefined {
+  return BY_NAME.get(value.trim().toLowerCase());
+}
+
+/**
+ * Outcome `type` on the wire: what side of the market the outcome is. Index 0 is home/over/yes,
+ * index 1 away/under/no (DESIGN.md §2).
+ */
+export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
+  switch (market) {
+    case 'TOTAL':
+    case 'TOTAL_1H':
+    case 'TEAM_TOTAL':
+      return index === 0 ? 'OVER' : 'UNDER';
+    case 'YES_NO':
+      return index === 0 ? 'YES' : 'NO';
+    default:
+      return index === 0 ? 'HOME' : 'AWAY';
+  }
+}
+
+/** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"). */
+export function isoMillis(ms: Millis): string {
+  return new Date(ms).toISOString();
+}
+
+/** Same, for nullable time stamps. */
+export function isoOrNull(ms: Millis | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}

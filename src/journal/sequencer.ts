@@ -1,0 +1,369 @@
+// The sequencer: the one writer of exchange state (DESIGN.md §1 principle 1).
+//
+// Apply-then-journal, as LMAX's business logic processor with an output journal: a command is
+// applied to the in-memory state machine synchronously, in arrival order, the moment it is
+// submitted. A rejected command changed nothing, so it is answered at once and never journaled.
+// An accepted command takes the next sequence number and waits in the pending batch; its promise
+// resolves only once the batch holding it is durably committed (principle 1: acknowledged only
+// once durable).
+//
+// Group commit: at most one commit is in flight. While it runs, newly accepted commands pile up
+// and all go out together in the next commit — one multi-row INSERT in one transaction — so the
+// number of commits per second, not the number of commands, is what the store has to sustain.
+//
+// Fail-stop: once a command is applied, memory is ahead of the journal. If a commit then fails,
+// memory holds changes the journal may never get, and later commands would build on them. There
+// is no safe undo (the state machine has none, and replies may already have been read), so the
+// sequencer stops for good: every pending and later submit is rejected with SequencerStoppedError
+// and 'fatal' is emitted. The owner must exit; the restart rebuilds state from the journal
+// (recover.ts), which is the single source of truth. A rejected submit therefore means "outcome
+// unknown" — exactly like a lost connection to a database: the command may or may not be in the
+// journal (a COMMIT whose reply was lost is still a commit).
+
+import { EventEmitter } from 'node:events';
+import type { StateMachine } from '../exchange/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
+import { appendCommands, writeSnapshot } from './journal-store.ts';
+
+export interface SequencerOptions<C = unknown, R = unknown> {
+  /** Take a state snapshot after this many journaled commands (config.snapshotEvery). */
+  snapshotEvery?: number;
+  /** Most commands in one group commit. */
+  maxBatch?: number;
+  /** Sequence number of the last journaled command (from recover()); 0 for an empty journal. */
+  lastSeq?: number;
+  /** ts of the last journaled command; new stamps never go below it. */
+  lastTs?: number;
+  /** Seq of the newest stored snapshot (from recover()), so the next one is due on time. */
+  lastSnapshotSeq?: number;
+  /**
+   * Extra writes made inside each journal transaction, after the journal rows (the SQL history
+   * read model): they commit or roll back together with the commands that produced them.
+   */
+  inTransaction?: (tx: Queryable, batch: CommittedBatch<C, R>) => Promise<void>;
+}
+
+/** What onCommitted listeners receive: commands firstSeq..lastSeq, now durable. */
+export interface CommittedBatch<C, R> {
+  firstSeq: number;
+  lastSeq: number;
+  commands: readonly C[];
+  results: readonly R[];
+}
+
+export class SequencerStoppedError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'SequencerStoppedError';
+  }
+}
+
+interface Pending<C, R> {
+  seq: number;
+  cmd: C;
+  result: R;
+  resolve: (r: R) => void;
+  reject: (e: unknown) => void;
+}
+
+/** A command without its ts (the sequencer stamps it); distributes over a union of commands. */
+export type Submittable<C> = C extends unknown ? Omit<C, 'ts'> & { ts?: number } : never;
+
+/**
+ * Events: 'fatal' (error) once, when the sequencer stops; 'snapshot' ({seq, bytes, ms}) after a
+ * snapshot is stored; 'snapshotError' (error) when storing one failed (not fatal: the journal is
+ * intact, recovery just replays more).
+ */
+export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
+  private pending: Pending<C, R>[] = [];
+  private committing = false;
+  private seq: number;
+  private lastTs: number;
+  private durableSeq: number;
+  private stopError: SequencerStoppedError | undefined;
+  private closed = false;
+  private readonly committedListeners: ((b: CommittedBatch<C, R>) => void)[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly snapshotEvery: number;
+  private readonly maxBatch: number;
+  private lastSnapshotSeq: number;
+  private snapshotWrite: Promise<void> | undefined;
+  private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
+
+  constructor(
+    private readonly machine: StateMachine<C, R>,
+    private readonly isAccepted: (r: R) => boolean,
+    private readonly store: Store,
+    private readonly clock: () => number = Date.now,
+    options: SequencerOptions<C, R> = {},
+  ) {
+    super();
+    this.seq = options.lastSeq ?? 0;
+    this.durableSeq = this.seq;
+    this.lastTs = options.lastTs ?? 0;
+    this.snapshotEvery = options.snapshotEvery ?? 100_000;
+    this.maxBatch = options.maxBatch ?? 10_000;
+    this.lastSnapshotSeq = options.lastSnapshotSeq ?? this.seq;
+    this.inTransaction = options.inTransaction;
+  }
+
+  /** Highest seq known durable: a read model holding version <= committedSeq shows durable state. */
+  get committedSeq(): number {
+    return this.durableSeq;
+  }
+
+  /** Highest seq applied to the state machine (committed or waiting for its commit). */
+  get appliedSeq(): number {
+    return this.seq;
+  }
+
+  /** True once the sequencer has stopped after a failure (see the header). */
+  get stopped(): boolean {
+    return this.stopError !== undefined;
+  }
+
+  /** Applies the command now; resolves with its result once durable (rejections at once). */
+  submit(cmd: Submittable<C>): Promise<R> {
+    const gate = this.gate();
+    if (gate !== undefined) return Promise.reject(gate);
+    let applied: { result: R; pending?: Promise<R> };
+    try {
+      applied = this.applyOne(cmd);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (applied.pending === undefined) return Promise.resolve(applied.result);
+    this.kick();
+    return applied.pending;
+  }
+
+  /**
+   * Applies every command in order and resolves with one result per command once all accepted
+   * ones are durable. They are normally committed together (they may span two commits when the
+   * batch exceeds maxBatch). If a command's apply throws, the sequencer stops (fail-stop).
+   */
+  submitMany(cmds: readonly Submittable<C>[]): Promise<R[]> {
+    const gate = this.gate();
+    if (gate !== undefined) return Promise.reject(gate);
+    const results: R[] = [];
+    const waits: Promise<R>[] = [];
+    for (const cmd of cmds) {
+      let applied: { result: R; pending?: Promise<R> };
+      try {
+        applied = this.applyOne(cmd);
+      } catch {
+        break; // applyOne stopped the sequencer; handled below
+      }
+      results.push(applied.result);
+      if (applied.pending !== undefined) waits.push(applied.pending);
+    }
+    if (this.stopError !== undefined) {
+      for (const w of waits) w.catch(() => {});
+      return Promise.reject(this.stopError);
+    }
+    this.kick();
+    return Promise.all(waits).then(() => results);
+  }
+
+  /** Registers a listener called after each durable commit, in seq order. Returns an unsubscribe. */
+  onCommitted(listener: (b: CommittedBatch<C, R>) => void): () => void {
+    this.committedListeners.push(listener);
+    return () => {
+      const i = this.committedListeners.indexOf(listener);
+      if (i >= 0) this.committedListeners.splice(i, 1);
+    };
+  }
+
+  /** Resolves when nothing is pending or in flight (or the sequencer has stopped). */
+  flush(): Promise<void> {
+    if (!this.committing && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Refuses new commands, waits for pending commits, writes a final snapshot (so the next start
+   * replays nothing) and waits for snapshot writes. Does not close the store (its owner does).
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flush();
+    await this.snapshotWrite;
+    if (this.stopError === undefined && this.durableSeq > this.lastSnapshotSeq) {
+      this.startSnapshot(this.durableSeq);
+      await this.snapshotWrite;
+    }
+  }
+
+  /** Takes a snapshot of the current state now (all applied commands must be durable first). */
+  async snapshotNow(): Promise<void> {
+    await this.flush();
+    await this.snapshotWrite;
+    if (this.stopError === undefined && this.durableSeq > this.lastSnapshotSeq) {
+      this.startSnapshot(this.durableSeq);
+      await this.snapshotWrite;
+    }
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private gate(): Error | undefined {
+    if (this.stopError !== undefined) return this.stopError;
+    if (this.closed) return new SequencerStoppedError('sequencer is closed');
+    return undefined;
+  }
+
+  private applyOne(input: Submittable<C>): { result: R; pending?: Promise<R> } {
+    // The clock is read here, outside the state machine (principle 2), and never runs backwards
+    // in the journal even if the wall clock does (NTP step): replay sees the same ts order.
+    const now = input.ts ?? this.clock();
+    const ts = now > this.lastTs ? now : this.lastTs;
+    const cmd = { ...input, ts } as unknown as C;
+    let result: R;
+    try {
+      result = this.machine.apply(cmd);
+    } catch (err) {
+      // A throwing apply may have changed part of the state: nothing in memory can be trusted.
+      this.stop(
+        new SequencerStoppedError(
+          'state machine threw while applying a command; restart from the journal',
+          err,
+        ),
+      );
+      throw this.stopError;
+    }
+    if (!this.isAccepted(result)) return { result };
+    this.lastTs = ts;
+    const seq = ++this.seq;
+    // A machine that numbers commands itself (Exchange.lastSeq, used in fills) must agree with
+    // the journal; disagreement means the sequencer was started with the wrong lastSeq.
+    const own = (this.machine as { lastSeq?: unknown }).lastSeq;
+    if (typeof own === 'number' && own !== seq) {
+      this.stop(
+        new SequencerStoppedError(
+          `state machine is at seq ${own}, journal at ${seq}: wrong lastSeq at start`,
+        ),
+      );
+      throw this.stopError;
+    }
+    const pending = new Promise<R>((resolve, reject) => {
+      this.pending.push({ seq, cmd, result, resolve, reject });
+    });
+    return { result, pending };
+  }
+
+  private kick(): void {
+    if (this.committing || this.pending.length === 0 || this.stopError !== undefined) return;
+    this.committing = true;
+    void this.commitLoop();
+  }
+
+  private async commitLoop(): Promise<void> {
+    while (this.pending.length > 0 && this.stopError === undefined) {
+      const batch =
+        this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
+      this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
+      const firstSeq = batch[0].seq;
+      const lastSeq = batch[batch.length - 1].seq;
+      // A snapshot must show exactly the commands up to some seq. Right now every applied
+      // command is in `batch` or `pending`; when pending is empty the state is exactly
+      // "after lastSeq", so this is the moment to take it (synchronously: the state machine's
+      // snapshot() serializes the whole state on this thread — that pause is the cost of a
+      // snapshot on the hot path; its write happens after the commit, off the hot path).
+      let snap: { bytes: Uint8Array; hash: string; ms: number } | undefined;
+      if (
+        this.pending.length === 0 &&
+        lastSeq - this.lastSnapshotSeq >= this.snapshotEvery &&
+        this.snapshotWrite === undefined
+      ) {
+        const t0 = performance.now();
+        snap = { bytes: this.machine.snapshot(), hash: this.machine.hash(), ms: 0 };
+        snap.ms = performance.now() - t0;
+      }
+      const cmds = batch.map((p) => p.cmd);
+      try {
+        const extra = this.inTransaction;
+        await this.store.transaction(async (tx) => {
+          await appendCommands(tx, firstSeq, cmds);
+          if (extra !== undefined) {
+            await extra(tx, { firstSeq, lastSeq, commands: cmds, results: batch.map((p) => p.result) });
+          }
+        });
+      } catch (err) {
+        const stopped = new SequencerStoppedError(
+          `journal commit of seq ${firstSeq}..${lastSeq} failed; restart from the journal`,
+          err,
+        );
+        for (const p of batch) p.reject(stopped);
+        this.stop(stopped);
+        break;
+      }
+      this.durableSeq = lastSeq;
+      if (snap !== undefined) this.writeSnapshotInBackground(lastSeq, snap);
+      for (const p of batch) p.resolve(p.result);
+      if (this.committedListeners.length > 0) {
+        const b: CommittedBatch<C, R> = {
+          firstSeq,
+          lastSeq,
+          commands: cmds,
+          results: batch.map((p) => p.result),
+        };
+        for (const l of this.committedListeners) {
+          try {
+            l(b);
+          } catch (err) {
+            // A read model's bug must not stop the writer; it is reported, not swallowed.
+            this.emit('listenerError', err);
+          }
+        }
+      }
+    }
+    this.committing = false;
+    if (this.pending.length > 0 && this.stopError === undefined) {
+      this.kick();
+      return;
+    }
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private startSnapshot(seq: number): void {
+    const t0 = performance.now();
+    const bytes = this.machine.snapshot();
+    const hash = this.machine.hash();
+    this.writeSnapshotInBackground(seq, { bytes, hash, ms: performance.now() - t0 });
+  }
+
+  private writeSnapshotInBackground(
+    seq: number,
+    snap: { bytes: Uint8Array; hash: string; ms: number },
+  ): void {
+    this.lastSnapshotSeq = seq;
+    this.snapshotWrite = writeSnapshot(this.store, { seq, hash: snap.hash, state: snap.bytes })
+      .then(
+        () => {
+          this.emit('snapshot', { seq, bytes: snap.bytes.byteLength, ms: snap.ms });
+        },
+        (err) => {
+          this.emit('snapshotError', err);
+        },
+      )
+      .finally(() => {
+        this.snapshotWrite = undefined;
+      });
+  }
+
+  private stop(err: SequencerStoppedError): void {
+    if (this.stopError !== undefined) return;
+    this.stopError = err;
+    const pending = this.pending;
+    this.pending = [];
+    for (const p of pending) p.reject(err);
+    for (const w of this.idleWaiters.splice(0)) w();
+    // 'fatal' without a listener would not throw (not named 'error'), so an owner that forgot to
+    // listen still gets rejections on every submit.
+    this.emit('fatal', err);
+  }
+}

@@ -1,0 +1,133 @@
+// Fitting a game's means to its books (DESIGN.md §6). For every open MONEY, SPREAD and TOTAL market
+// of the game with a price, the mid price p of outcome 0 is read as the model's probability of
+// that outcome's half-line and solved for the mean:
+//   P(V > line) = Φ((μ − line)/σ) = p   ⇒   μ = line + σ·Φ⁻¹(p)
+// (line = 0 for MONEY, −strike for SPREAD, strike for TOTAL; V = M or T). The game's μ_M and μ_T
+// are weighted means of these per-market estimates. A price error δp moves the estimate by
+// σ·δp/φ(z), so each estimate is weighted by φ(z)² (inverse variance for an equal price error on
+// every market): markets priced near 50/50 pin the mean down, long shots barely count. A market
+// with a bid on one side only is a quarter as trusted as a two-sided one. Mids are clamped to
+// [0.01, 0.99] so a stale extreme book cannot throw the mean to infinity.
+
+import type { ExchangeReader } from '../exchange/reader.ts';
+import type { Currency, EventRecord, MarketRecord } from '../exchange/types.ts';
+import { halfLineOf } from './half-lines.ts';
+import { normPdf, Z_OF_HALF_TICK } from './normal.ts';
+
+export type FitReader = Pick<ExchangeReader, 'market' | 'bestBid'>;
+
+export interface GameFit {
+  /** Fitted mean of the home margin, or null when no MONEY/SPREAD market has a price. */
+  muMargin: number | null;
+  /** Fitted mean of the total, or null when no TOTAL market has a price. */
+  muTotal: number | null;
+  /** Markets that contributed to each mean. */
+  marginMarkets: number;
+  totalMarkets: number;
+}
+
+/**
+ * Mid of outcome 0 of a market in half ticks (1/2000 of probability), negative when neither side
+ * has a bid; `twoSided` says whether both had one. Half ticks keep the mid an exact integer.
+ */
+export function marketMidHalfTicks(
+  reader: Pick<ExchangeReader, 'bestBid'>,
+  market: MarketRecord,
+  currency: Currency,
+): { half: number; twoSided: boolean } {
+  const bid0 = reader.bestBid(market.outcomeIds[0], currency);
+  const bid1 = reader.bestBid(market.outcomeIds[1], currency);
+  if (bid0 && bid1) return { half: bid0.price + 1000 - bid1.price, twoSided: true };
+  if (bid0) return { half: 2 * bid0.price, twoSided: false };
+  if (bid1) return { half: 2 * (1000 - bid1.price), twoSided: false };
+  return { half: -1, twoSided: false };
+}
+
+/** φ(Φ⁻¹(i/2000))², the weight of a market whose mid is i half ticks. */
+const WEIGHT_OF_HALF_TICK: Float64Array = (() => {
+  const t = new Float64Array(2001);
+  for (let i = 1; i < 2000; i++) t[i] = normPdf(Z_OF_HALF_TICK[i]) ** 2;
+  return t;
+})();
+
+export function fitGame(
+  reader: FitReader,
+  event: EventRecord,
+  currency: Currency,
+  sdMargin: number,
+  sdTotal: number,
+): GameFit {
+  let wM = 0;
+  let sM = 0;
+  let nM = 0;
+  let wT = 0;
+  let sT = 0;
+  let nT = 0;
+  for (const marketId of event.marketIds) {
+    const market = reader.market(marketId);
+    if (market?.status !== 'OPEN') continue;
+    if (market.type !== 'MONEY' && market.type !== 'SPREAD' && market.type !== 'TOTAL') continue;
+    const h = halfLineOf(market, 0);
+    if (!h) continue;
+    const m = marketMidHalfTicks(reader, market, currency);
+    if (m.half < 0) continue;
+    const half = Math.min(1980, Math.max(20, m.half)); // [0.01, 0.99]
+    const z = Z_OF_HALF_TICK[half];
+    const w = WEIGHT_OF_HALF_TICK[half] * (m.twoSided ? 1 : 0.25);
+    if (h.variable === 'M') {
+      sM += w * (h.line + sdMargin * z);
+      wM += w;
+      nM++;
+    } else {
+      sT += w * (h.line + sdTotal * z);
+      wT += w;
+      nT++;
+    }
+  }
+  return {
+    muMargin: nM > 0 ? sM / wM : null,
+    muTotal: nT > 0 ? sT / wT : null,
+    marginMarkets: nM,
+    totalMarkets: nT,
+  };
+}
+
+/**
+ * fitGame, memoized per reader, event and currency while the reader's `lastSeq` stays the same.
+ * Every accepted command bumps lastSeq (src/exchange/reader.ts), so an unchanged lastSeq means
+ * unchanged books and catalog, and the memo returns exactly what fitGame would. A reader without
+ * lastSeq (a test double) is fitted on every call. A quote otherwise spends most of its time here:
+ * the fit reads both sides of every market of the game.
+ */
+export function fitGameCached(
+  reader: FitReader & { readonly lastSeq?: number },
+  event: EventRecord,
+  currency: Currency,
+  sdMargin: number,
+  sdTotal: number,
+): GameFit {
+  const seq = reader.lastSeq;
+  if (typeof seq !== 'number') return fitGame(reader, event, currency, sdMargin, sdTotal);
+  let perReader = memo.get(reader);
+  if (!perReader) {
+    perReader = new Map();
+    memo.set(reader, perReader);
+  }
+  const key = currency === 'CASH' ? event.id : `${event.id}:${currency}`;
+  const hit = perReader.get(key);
+  if (hit && hit.seq === seq && hit.sdMargin === sdMargin && hit.sdTotal === sdTotal) return hit.fit;
+  if (!hit && perReader.size >= MEMO_LIMIT) perReader.clear();
+  const fit = Object.freeze(fitGame(reader, event, currency, sdMargin, sdTotal));
+  perReader.set(key, { seq, sdMargin, sdTotal, fit });
+  return fit;
+}
+
+interface MemoEntry {
+  seq: number;
+  sdMargin: number;
+  sdTotal: number;
+  fit: GameFit;
+}
+/** Bounded: a slate has hundreds of games, not tens of thousands. */
+const MEMO_LIMIT = 10_000;
+const memo = new WeakMap<object, Map<string, MemoEntry>>();

@@ -1,0 +1,220 @@
+// The `tickbook` CLI (issue 2 item 7): client commands against a listening server's admin API,
+// key commands on the store, --json output, --help and usage errors; plus the bin shim itself.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { main } from '../../src/cli/main.ts';
+import type { Store } from '../../src/store/types.ts';
+import { openStore, startServer, type TestServer } from '../auth/helpers.ts';
+
+const run = promisify(execFile);
+const ADMIN = {
+  TICKBOOK_ADMIN_CLIENT_ID: 'cli-operator',
+  TICKBOOK_ADMIN_CLIENT_SECRET: 'cli-operator-secret-0123456789abcdefghij',
+};
+
+let store: Store;
+let srv: TestServer;
+let dataDir: string;
+
+before(async () => {
+  store = await openStore();
+  dataDir = mkdtempSync(join(tmpdir(), 'tickbook-cli-'));
+  srv = await startServer(store, { listen: true, env: { ...ADMIN, DATA_DIR: dataDir } });
+  await srv.auth.ensureAdminClient();
+});
+after(async () => {
+  await srv.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function cli(args: string[], env: Record<string, string> = ADMIN) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: {
+      LOG_LEVEL: 'silent',
+      KEY_ENCRYPTION_SECRET: 'test-key-encryption-secret',
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    store,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+async function token(id: string, secret: string) {
+  return fetch(`${srv.url}/nbx/v1/auth/emm-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
+  });
+}
+
+describe('clients commands (admin API over HTTP)', () => {
+  test('create --json, then the new credentials get a token', async () => {
+    const r = await cli([
+      'clients',
+      'create',
+      '--name',
+      'desk',
+      '--scopes',
+      'read:tape,read:trader',
+      '--json',
+      '--url',
+      srv.url,
+    ]);
+    assert.equal(r.code, 0, r.err);
+    const c = JSON.parse(r.out);
+    assert.deepEqual(c.scopes, ['read:tape', 'read:trader']);
+    assert.ok(srv.accounts.exists(c.accountId));
+    assert.equal((await token(c.clientId, c.clientSecret)).status, 200);
+  });
+
+  test('create (human output) shows the secret once; list shows the client', async () => {
+    const r = await cli(['clients', 'create', '--name', 'human', '--url', srv.url]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /client_secret: [A-Za-z0-9_-]{43}/);
+    const id = /client_id: +(\S+)/.exec(r.out)![1];
+    const list = await cli(['clients', 'list', '--url', srv.url]);
+    assert.equal(list.code, 0);
+    assert.match(list.out, /^clientId +name +status/);
+    assert.ok(list.out.includes(id));
+    const j = JSON.parse((await cli(['clients', 'list', '--json', '--url', srv.url])).out);
+    assert.ok(j.some((c: { clientId: string; name: string }) => c.clientId === id && c.name === 'human'));
+  });
+
+  test('rotate --grace, disable, enable, revoke', async () => {
+    const c = JSON.parse(
+      (await cli(['clients', 'create', '--name', 'cycle', '--json', '--url', srv.url])).out,
+    );
+    const rot = JSON.parse(
+      (await cli(['clients', 'rotate', c.clientId, '--grace', '120', '--json', '--url', srv.url])).out,
+    );
+    assert.ok(rot.oldSecretExpiresAt);
+    assert.equal((await token(c.clientId, c.clientSecret)).status, 200);
+    assert.equal((await token(c.clientId, rot.clientSecret)).status, 200);
+    assert.equal(
+      (await cli(['clients', 'disable', c.clientId, '--url', srv.url])).out,
+      `${c.clientId}: disabled`,
+    );
+    assert.equal((await token(c.clientId, rot.clientSecret)).status, 403);
+    assert.equal((await cli(['clients', 'enable', c.clientId, '--url', srv.url])).code, 0);
+    const rev = await cli(['clients', 'revoke', c.clientId, '--json', '--url', srv.url]);
+    assert.equal(JSON.parse(rev.out).status, 'revoked');
+    assert.equal((await token(c.clientId, rot.clientSecret)).status, 401);
+  });
+
+  test('credentials from $DATA_DIR/admin-credentials.json when the environment has none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickbook-cli-creds-'));
+    try {
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(
+        join(dir, 'admin-credentials.json'),
+        JSON.stringify({
+          clientId: ADMIN.TICKBOOK_ADMIN_CLIENT_ID,
+          clientSecret: ADMIN.TICKBOOK_ADMIN_CLIENT_SECRET,
+        }),
+      );
+      const r = await cli(['clients', 'list', '--json', '--url', srv.url], { DATA_DIR: dir });
+      assert.equal(r.code, 0, r.err);
+      assert.ok(Array.isArray(JSON.parse(r.out)));
+      const none = await cli(['clients', 'list', '--url', srv.url], { DATA_DIR: join(dir, 'empty') });
+      assert.equal(none.code, 1);
+      assert.match(none.err, /no operator credentials/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('errors: unknown client 404, wrong operator secret, unreachable server, usage', async () => {
+    const ghost = await cli(['clients', 'revoke', 'ghost', '--url', srv.url]);
+    assert.equal(ghost.code, 1);
+    assert.match(ghost.err, /404 CLIENT_NOT_FOUND/);
+    const wrong = await cli(['clients', 'list', '--url', srv.url], {
+      ...ADMIN,
+      TICKBOOK_ADMIN_CLIENT_SECRET: 'nope-nope-nope',
+    });
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.err, /operator authentication failed \(401 invalid_client/);
+    const down = await cli(['clients', 'list', '--url', 'http://127.0.0.1:9']);
+    assert.equal(down.code, 1);
+    assert.match(down.err, /cannot reach the server/);
+    const noName = await cli(['clients', 'create', '--url', srv.url]);
+    assert.equal(noName.code, 2);
+    const badFlag = await cli(['clients', 'list', '--bogus']);
+    assert.equal(badFlag.code, 2);
+    assert.match(badFlag.err, /usage: tickbook clients list/);
+    const unknown = await cli(['frobnicate']);
+    assert.equal(unknown.code, 2);
+  });
+});
+
+describe('keys and migrate commands (store)', () => {
+  test('keys list, keys rotate: the server picks the new key up, old tokens keep working', async () => {
+    const before = JSON.parse((await cli(['keys', 'list', '--json'])).out);
+    assert.equal(before.filter((k: { current: boolean }) => k.current).length, 1);
+    const admin = (await (
+      await token(ADMIN.TICKBOOK_ADMIN_CLIENT_ID, ADMIN.TICKBOOK_ADMIN_CLIENT_SECRET)
+    ).json()) as { access_token: string };
+    const r = await cli(['keys', 'rotate', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const rotated = JSON.parse(r.out);
+    assert.notEqual(rotated.kid, before.find((k: { current: boolean }) => k.current).kid);
+    assert.equal(rotated.current, true);
+    // What the periodic key refresh does in a running server:
+    assert.equal(await srv.auth.keys.reload(), true);
+    const fresh = (await (
+      await token(ADMIN.TICKBOOK_ADMIN_CLIENT_ID, ADMIN.TICKBOOK_ADMIN_CLIENT_SECRET)
+    ).json()) as { access_token: string };
+    const kid = JSON.parse(Buffer.from(fresh.access_token.split('.')[0], 'base64url').toString()).kid;
+    assert.equal(kid, rotated.kid);
+    for (const t of [admin.access_token, fresh.access_token]) {
+      const ok = await fetch(`${srv.url}/admin/v1/clients`, { headers: { authorization: `Bearer ${t}` } });
+      assert.equal(ok.status, 200);
+    }
+    const human = await cli(['keys', 'list']);
+    assert.match(human.out, /^kid +alg +current/);
+    assert.ok(human.out.includes(rotated.kid));
+  });
+
+  test('migrate is a no-op on a migrated store', async () => {
+    const r = await cli(['migrate', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.applied, []);
+    assert.ok(j.total.includes('002_auth'));
+  });
+});
+
+describe('bin/tickbook.js', () => {
+  test('--help through the shim', async () => {
+    const { stdout } = await run(process.execPath, ['bin/tickbook.js', '--help']);
+    assert.match(stdout, /usage: tickbook <command>/);
+    assert.match(stdout, /clients create/);
+    assert.match(stdout, /keys rotate/);
+  });
+
+  test('clients list --json against the listening server, and exit codes', async () => {
+    const env = { ...process.env, ...ADMIN, LOG_LEVEL: 'silent' };
+    const { stdout } = await run(
+      process.execPath,
+      ['bin/tickbook.js', 'clients', 'list', '--json', '--url', srv.url],
+      { env },
+    );
+    const clients = JSON.parse(stdout);
+    assert.ok(clients.some((c: { clientId: string }) => c.clientId === ADMIN.TICKBOOK_ADMIN_CLIENT_ID));
+    await assert.rejects(
+      run(process.execPath, ['bin/tickbook.js', 'nope'], { env }),
+      (e: { code?: number }) => e.code === 2,
+    );
+  });
+});

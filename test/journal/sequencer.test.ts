@@ -1,0 +1,289 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { listSnapshots, readJournal, readSnapshot } from '../../src/journal/journal-store.ts';
+import { recover } from '../../src/journal/recover.ts';
+import { type CommittedBatch, Sequencer, SequencerStoppedError } from '../../src/journal/sequencer.ts';
+import type { Queryable, Store } from '../../src/store/types.ts';
+import { openTestStore, type TestStore } from '../helpers/store.ts';
+import { type LedgerCmd, LedgerMachine, type LedgerResult, ledgerAccepted } from './ledger-machine.ts';
+
+/** Counts transactions and can be told to fail the next ones (a lost database). */
+function instrumented(inner: Store): Store & { txCount: number; failFrom: number } {
+  const s = {
+    kind: inner.kind,
+    txCount: 0,
+    failFrom: Number.POSITIVE_INFINITY,
+    query: inner.query.bind(inner),
+    exec: inner.exec.bind(inner),
+    migrate: inner.migrate.bind(inner),
+    appliedMigrations: inner.appliedMigrations.bind(inner),
+    ping: inner.ping.bind(inner),
+    close: inner.close.bind(inner),
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      s.txCount++;
+      if (s.txCount >= s.failFrom) return Promise.reject(new Error('connection lost'));
+      return inner.transaction(fn);
+    },
+  };
+  return s;
+}
+
+describe('Sequencer', () => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore('pglite');
+  });
+  after(async () => {
+    await store?.close();
+  });
+  beforeEach(async () => {
+    await store.exec('TRUNCATE journal; TRUNCATE snapshots');
+  });
+
+  test('accepted commands get consecutive seqs and are journaled; rejected ones are answered and skipped', async () => {
+    const m = new LedgerMachine();
+    let now = 1000;
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, () => now++);
+    const r1 = await seqr.submit({ type: 'Add', key: 'a', n: 5 });
+    const bad = await seqr.submit({ type: 'Add', key: 'a', n: -1 });
+    const r2 = await seqr.submit({ type: 'Add', key: 'b', n: 7 });
+    assert.deepEqual(r1, { ok: true, balance: 5 });
+    assert.deepEqual(bad, { ok: false, code: 'INVALID_AMOUNT' });
+    assert.deepEqual(r2, { ok: true, balance: 7 });
+    assert.equal(seqr.committedSeq, 2);
+    const rows = await readJournal<LedgerCmd>(store, 0, 100);
+    assert.deepEqual(
+      rows.map((r) => [r.seq, r.cmd.type === 'Add' ? r.cmd.key : '', r.ts]),
+      [
+        [1, 'a', 1000],
+        [2, 'b', 1002],
+      ],
+    );
+    assert.equal(rows[1].cmd.ts, rows[1].ts);
+  });
+
+  test('the promise resolves only after the commit: committedSeq covers it by then', async () => {
+    const m = new LedgerMachine();
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store);
+    const p = seqr.submit({ type: 'Add', key: 'a', n: 1 });
+    // Applied synchronously (state is ahead), not yet durable.
+    assert.equal(m.balances.get('a'), 1);
+    assert.equal(seqr.appliedSeq, 1);
+    assert.equal(seqr.committedSeq, 0);
+    await p;
+    assert.equal(seqr.committedSeq, 1);
+    assert.equal((await readJournal(store, 0, 10)).length, 1);
+  });
+
+  test('group commit: concurrent submits share commits; listeners see contiguous ranges in order', async () => {
+    const inner = instrumented(store);
+    const m = new LedgerMachine();
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, inner);
+    const batches: CommittedBatch<LedgerCmd, LedgerResult>[] = [];
+    seqr.onCommitted((b) => batches.push(b));
+    const results = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => seqr.submit({ type: 'Add', key: `k${i % 7}`, n: i + 1 })),
+    );
+    assert.equal(results.length, 300);
+    assert.ok(inner.txCount < 300, `expected fewer commits than commands, got ${inner.txCount}`);
+    assert.ok(inner.txCount >= 2);
+    assert.equal(
+      batches.reduce((n, b) => n + b.commands.length, 0),
+      300,
+    );
+    let next = 1;
+    for (const b of batches) {
+      assert.equal(b.firstSeq, next);
+      assert.equal(b.lastSeq, b.firstSeq + b.commands.length - 1);
+      assert.equal(b.results.length, b.commands.length);
+      next = b.lastSeq + 1;
+    }
+    const rows = await readJournal<LedgerCmd>(store, 0, 1000);
+    assert.deepEqual(
+      rows.map((r) => r.seq),
+      Array.from({ length: 300 }, (_, i) => i + 1),
+    );
+  });
+
+  test('maxBatch splits a large burst into several commits', async () => {
+    const inner = instrumented(store);
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(
+      new LedgerMachine(),
+      ledgerAccepted,
+      inner,
+      Date.now,
+      {
+        maxBatch: 10,
+      },
+    );
+    const cmds = Array.from({ length: 35 }, (_, i) => ({ type: 'Add' as const, key: 'k', n: i + 1 }));
+    const res = await seqr.submitMany(cmds);
+    assert.equal(res.length, 35);
+    assert.equal(inner.txCount, 4);
+  });
+
+  test('submitMany returns one result per command, rejected ones included, in one commit', async () => {
+    const inner = instrumented(store);
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(new LedgerMachine(), ledgerAccepted, inner);
+    const res = await seqr.submitMany([
+      { type: 'Add', key: 'x', n: 1 },
+      { type: 'Add', key: 'x', n: 0 },
+      { type: 'Add', key: 'x', n: 2 },
+    ]);
+    assert.deepEqual(res, [
+      { ok: true, balance: 1 },
+      { ok: false, code: 'INVALID_AMOUNT' },
+      { ok: true, balance: 3 },
+    ]);
+    assert.equal(inner.txCount, 1);
+    assert.equal(seqr.committedSeq, 2);
+  });
+
+  test('ts is stamped from the clock and never runs backwards', async () => {
+    const clock = [5000, 4000, 6000, 5500];
+    let i = 0;
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(
+      new LedgerMachine(),
+      ledgerAccepted,
+      store,
+      () => clock[i++],
+    );
+    for (let k = 0; k < 4; k++) await seqr.submit({ type: 'Add', key: 'a', n: 1 });
+    const rows = await readJournal<LedgerCmd>(store, 0, 10);
+    assert.deepEqual(
+      rows.map((r) => r.ts),
+      [5000, 5000, 6000, 6000],
+    );
+  });
+
+  test('fail-stop: a failed commit rejects pending and later commands and emits fatal', async () => {
+    const inner = instrumented(store);
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(new LedgerMachine(), ledgerAccepted, inner);
+    await seqr.submit({ type: 'Add', key: 'a', n: 1 });
+    inner.failFrom = inner.txCount + 1;
+    let fatal: unknown;
+    seqr.on('fatal', (e) => {
+      fatal = e;
+    });
+    const a = seqr.submit({ type: 'Add', key: 'a', n: 2 });
+    const b = seqr.submit({ type: 'Add', key: 'a', n: 3 }); // waits behind a's commit
+    await assert.rejects(a, SequencerStoppedError);
+    await assert.rejects(b, SequencerStoppedError);
+    assert.ok(fatal instanceof SequencerStoppedError);
+    assert.match((fatal as Error).message, /restart from the journal/);
+    assert.equal(seqr.stopped, true);
+    // A rejected command would be answered at once; after the stop even that is refused.
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: -1 }), SequencerStoppedError);
+    await assert.rejects(seqr.submitMany([{ type: 'Add', key: 'a', n: 1 }]), SequencerStoppedError);
+    assert.equal(seqr.committedSeq, 1);
+    // The journal holds exactly what was acknowledged.
+    assert.equal((await readJournal(store, 0, 10)).length, 1);
+  });
+
+  test('fail-stop: a state machine that throws stops the sequencer', async () => {
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(new LedgerMachine(), ledgerAccepted, store);
+    const inFlight = seqr.submit({ type: 'Add', key: 'a', n: 1 }); // its commit starts at once
+    const waiting = seqr.submit({ type: 'Add', key: 'a', n: 2 }); // waits for the next commit
+    await assert.rejects(seqr.submit({ type: 'Boom' }), SequencerStoppedError);
+    // The command whose commit was already under way was applied before the fault: it is durable
+    // and acknowledged. The one still waiting is refused (outcome: not journaled).
+    assert.deepEqual(await inFlight, { ok: true, balance: 1 });
+    await assert.rejects(waiting, SequencerStoppedError);
+    assert.equal((await readJournal(store, 0, 10)).length, 1);
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 1 }), SequencerStoppedError);
+  });
+
+  test('a machine numbering its own commands must agree with the journal seq', async () => {
+    const m = Object.assign(new LedgerMachine(), {
+      get lastSeq() {
+        return 41;
+      },
+    });
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, Date.now, { lastSeq: 0 });
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 1 }), /wrong lastSeq/);
+  });
+
+  test('snapshots every N commands and on close; keeps the last two; recovery from any path agrees', async () => {
+    const m = new LedgerMachine();
+    let now = 0;
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, () => ++now, {
+      snapshotEvery: 10,
+    });
+    const taken: number[] = [];
+    seqr.on('snapshot', (s: { seq: number }) => taken.push(s.seq));
+    for (let i = 0; i < 45; i++) await seqr.submit({ type: 'Add', key: `k${i % 3}`, n: i + 1 });
+    await seqr.close();
+    assert.deepEqual(taken, [10, 20, 30, 40, 45]);
+    const snaps = await listSnapshots(store);
+    assert.deepEqual(
+      snaps.map((s) => s.seq),
+      [45, 40],
+    );
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 1 }), SequencerStoppedError);
+
+    const live = m.hash();
+    const fromSnap = await recover(store, () => new LedgerMachine(), { isAccepted: ledgerAccepted });
+    assert.equal(fromSnap.snapshotSeq, 45);
+    assert.equal(fromSnap.replayed, 0);
+    assert.equal(fromSnap.lastSeq, 45);
+    assert.equal(fromSnap.lastTs, 45);
+    assert.equal(fromSnap.machine.hash(), live);
+
+    const scratch = await recover(store, () => new LedgerMachine(), { fromScratch: true, pageSize: 7 });
+    assert.equal(scratch.replayed, 45);
+    assert.equal(scratch.machine.hash(), live);
+
+    // Point in time: state after seq 40 from the older snapshot, and after 43 from snapshot 40 + tail.
+    const at43 = await recover(store, () => new LedgerMachine(), { toSeq: 43 });
+    assert.equal(at43.snapshotSeq, 40);
+    assert.equal(at43.replayed, 3);
+    const at43scratch = await recover(store, () => new LedgerMachine(), { toSeq: 43, fromScratch: true });
+    assert.equal(at43.machine.hash(), at43scratch.machine.hash());
+  });
+
+  test('recovery skips a snapshot whose hash does not match and continues from the journal', async () => {
+    const m = new LedgerMachine();
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, Date.now, {
+      snapshotEvery: 5,
+    });
+    for (let i = 0; i < 12; i++) await seqr.submit({ type: 'Add', key: 'k', n: 1 });
+    await seqr.close();
+    const newest = (await listSnapshots(store))[0];
+    assert.equal(newest.seq, 12);
+    await store.query('UPDATE snapshots SET hash = $1 WHERE seq = $2', ['bogus', newest.seq]);
+    const r = await recover(store, () => new LedgerMachine());
+    assert.equal(r.skippedSnapshots.length, 1);
+    assert.equal(r.skippedSnapshots[0].seq, 12);
+    assert.equal(r.snapshotSeq, 10);
+    assert.equal(r.replayed, 2);
+    assert.equal(r.machine.hash(), m.hash());
+    const row = await readSnapshot(store, 10);
+    assert.ok(row !== undefined && row.state instanceof Uint8Array);
+  });
+
+  test('a sequencer started from recover() continues the journal', async () => {
+    const m = new LedgerMachine();
+    const s1 = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, () => 100);
+    await s1.submitMany([
+      { type: 'Add', key: 'a', n: 1 },
+      { type: 'Add', key: 'a', n: 2 },
+    ]);
+    await s1.close();
+    const r = await recover(store, () => new LedgerMachine());
+    const s2 = new Sequencer<LedgerCmd, LedgerResult>(r.machine, ledgerAccepted, store, () => 50, {
+      lastSeq: r.lastSeq,
+      lastTs: r.lastTs,
+      lastSnapshotSeq: r.snapshotSeq,
+    });
+    assert.deepEqual(await s2.submit({ type: 'Add', key: 'a', n: 4 }), { ok: true, balance: 7 });
+    const rows = await readJournal<LedgerCmd>(store, 0, 10);
+    assert.deepEqual(
+      rows.map((x) => [x.seq, x.ts]),
+      [
+        [1, 100],
+        [2, 100],
+        [3, 100],
+      ],
+    );
+  });
+});
