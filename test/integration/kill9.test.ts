@@ -1,0 +1,152 @@
+// Durability through the whole stack (DESIGN.md §1 principle 6, issue 4 crash test): the real
+// server runs as a child process taking orders over HTTP from concurrent clients; it is killed
+// with SIGKILL at a random moment, restarted on the same data, and then every order it had
+// acknowledged (HTTP 201) must be there, and money must be conserved: for each trader,
+// available + reserved for open orders + cost locked in positions = deposits (pregame: no fees).
+// KILL9_CYCLES sets the number of cycles (5 by default, CI).
+
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
+
+const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+const CYCLES = Number(process.env.KILL9_CYCLES ?? 5);
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function boot(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => proc.once('exit', res));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+  return { proc, url, exited };
+}
+
+async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
+  const r = await fetch(url + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function token(url: string, id: string, secret: string): Promise<string> {
+  const r = await call(url, 'POST', '/nbx/v1/auth/emm-token', null, {
+    grant_type: 'client_credentials',
+    client_id: id,
+    client_secret: secret,
+  });
+  assert.equal(r.status, 200);
+  return r.body.access_token;
+}
+
+test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survive, money conserved`, async () => {
+  const place = await serverPlace('pglite');
+  let running: ChildProcess | undefined;
+  after(async () => {
+    running?.kill('SIGKILL');
+    await place.destroy();
+  });
+
+  // Setup on the first boot: a game, two funded traders.
+  let { proc, url, exited } = await boot(place.env);
+  running = proc;
+  let admin = await token(url, ADMIN_ID, ADMIN_SECRET);
+  await call(url, 'POST', '/admin/v1/leagues', admin, { code: 'NBA', name: 'National Basketball Association' });
+  const h = await call(url, 'POST', '/admin/v1/teams', admin, { league: 'NBA', name: 'Boston Celtics', symbol: 'BOS' });
+  const a = await call(url, 'POST', '/admin/v1/teams', admin, { league: 'NBA', name: 'New York Knicks', symbol: 'NYK' });
+  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
+    type: 'Game',
+    status: 'OPEN_PREGAME',
+    description: 'New York Knicks @ Boston Celtics',
+    league: 'NBA',
+    scheduledStart: '2031-01-01T00:00:00.000Z',
+    game: { homeTeamId: h.body.id, awayTeamId: a.body.id },
+    markets: [{ type: 'MONEY', description: 'NYK @ BOS Moneyline', outcomes: [{ description: 'BOS' }, { description: 'NYK' }] }],
+  });
+  assert.equal(ev.status, 201, JSON.stringify(ev.body));
+  const outcomes: string[] = ev.body.markets[0].outcomeIds;
+  const traders: { clientId: string; clientSecret: string; accountId: string }[] = [];
+  for (const name of ['t1', 't2']) {
+    const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });
+    await call(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, admin, { currency: 'CASH', amount: 100000 });
+    traders.push(c.body);
+  }
+  const DEPOSIT = 100000;
+  const acked: { trader: number; orderId: string }[] = [];
+  const r = rng(7);
+
+  for (let cycle = 0; cycle < CYCLES; cycle++) {
+    const tokens = await Promise.all(traders.map((t) => token(url, t.clientId, t.clientSecret)));
+    let stop = false;
+    // Eight concurrent clients placing bids around 0.5 on both outcomes: many cross and trade.
+    const loops = Array.from({ length: 8 }, async (_, k) => {
+      while (!stop) {
+        const trader = k % 2;
+        const side = (k >> 1) % 2;
+        const price = [0.45, 0.48, 0.5, 0.52, 0.55][Math.floor(r() * 5)];
+        try {
+          const res = await call(url, 'POST', '/nbx/v2/emm/orders/place', tokens[trader]!, {
+            outcomeId: outcomes[side],
+            price,
+            qty: 100 * (1 + Math.floor(r() * 5)),
+            currency: 'CASH',
+            tif: 'GTC',
+          });
+          if (res.status === 201) acked.push({ trader, orderId: res.body.id });
+        } catch {
+          return; // connection reset by the kill
+        }
+      }
+    });
+    await new Promise((res) => setTimeout(res, 300 + Math.floor(r() * 1200)));
+    proc.kill('SIGKILL');
+    stop = true;
+    await Promise.all(loops);
+    await exited;
+
+    ({ proc, url, exited } = await boot(place.env));
+    running = proc;
+    admin = await token(url, ADMIN_ID, ADMIN_SECRET);
+    const after = await Promise.all(traders.map((t) => token(url, t.clientId, t.clientSecret)));
+    for (const o of acked) {
+      const got = await call(url, 'GET', `/nbx/v2/emm/orders/${o.orderId}`, after[o.trader]!);
+      assert.equal(got.status, 200, `cycle ${cycle}: acknowledged order ${o.orderId} lost`);
+    }
+    for (const t of after) {
+      const bal = await call(url, 'GET', '/nbx/v2/emm/account/balance?currency=CASH', t);
+      const oc = await call(url, 'GET', '/nbx/v2/emm/account/open-costs-and-credit?currency=CASH', t);
+      const total = Math.round((bal.body.balance + oc.body.openOrderCost + oc.body.openPositionCost) * 1e5);
+      assert.equal(total, DEPOSIT * 1e5, `cycle ${cycle}: money not conserved`);
+    }
+  }
+  assert.ok(acked.length > 0, 'no order was acknowledged');
+  proc.kill('SIGTERM');
+  await exited;
+  running = undefined;
+});
