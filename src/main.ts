@@ -3,11 +3,11 @@
 // Thin on purpose (DESIGN.md §10): everything it starts is built and tested elsewhere.
 
 import { pathToFileURL } from 'node:url';
-import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
-import { ConfigError, type Config, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { loggerOptions } from './http/logger.ts';
 import { Metrics } from './http/metrics.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
@@ -15,7 +15,7 @@ import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
-import type { Store } from './store/types.ts';
+import { type Store, WriterLockError } from './store/types.ts';
 
 export interface RunningServer {
   config: Config;
@@ -43,6 +43,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const metrics = new Metrics();
 
   const store = await openStore(config);
+  // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
+  let releaseLock: () => Promise<void>;
+  try {
+    releaseLock = (await store.acquireWriterLock?.()) ?? (async () => {});
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const applied = await store.migrate();
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
@@ -92,6 +100,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       if (legacyApp) await legacyApp.close();
       await runtime.close();
       await auth.close();
+      await releaseLock();
       await store.close();
     })();
     return closing;
@@ -120,7 +129,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   return { config, app, legacyApp, runtime, auth, store, url, close };
 }
 
-function printBanner(config: Config, url: string, credentialsFile: string | undefined, legacyPort?: number): void {
+function printBanner(
+  config: Config,
+  url: string,
+  credentialsFile: string | undefined,
+  legacyPort?: number,
+): void {
   const creds = credentialsFile ?? `${config.dataDir}/admin-credentials.json`;
   const lines = [
     '',
@@ -145,11 +159,13 @@ function printBanner(config: Config, url: string, credentialsFile: string | unde
 // `npm start` runs this file directly.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   startServer({ banner: true, signals: true }).catch((err: unknown) => {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof WriterLockError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
-    process.stderr.write(`tickbook failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `tickbook failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -34,7 +34,9 @@ export async function applyPending(
   for (const m of listMigrations()) {
     if (applied.has(m.name)) continue;
     await runInTx(async (tx) => {
-      const again = await tx.query<{ name: string }>('SELECT name FROM schema_migrations WHERE name = $1', [m.name]);
+      const again = await tx.query<{ name: string }>('SELECT name FROM schema_migrations WHERE name = $1', [
+        m.name,
+      ]);
       if (again.rows.length > 0) return;
       await tx.exec(m.sql);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [m.name]);

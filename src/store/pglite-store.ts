@@ -2,10 +2,11 @@
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
 // returns only after PGlite has written its changes out to the file system.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
-import type { Queryable, QueryResult, Store } from './types.ts';
+import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 type PgliteTx = Pick<PGlite, 'query' | 'exec'>;
 
@@ -23,13 +24,16 @@ function wrap(q: PgliteTx): Queryable & { exec(sql: string): Promise<void> } {
 
 export class PgliteStore implements Store {
   readonly kind = 'pglite' as const;
-  private constructor(private readonly db: PGlite) {}
+  private constructor(
+    private readonly db: PGlite,
+    private readonly dataDir?: string,
+  ) {}
 
   /** Opens (creating when absent) the data directory; `undefined` keeps everything in memory. */
   static async open(dataDir: string | undefined): Promise<PgliteStore> {
     if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
     const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
-    return new PgliteStore(db);
+    return new PgliteStore(db, dataDir);
   }
 
   /** Wraps an existing PGlite instance (tests clone a template instance). */
@@ -65,6 +69,30 @@ export class PgliteStore implements Store {
     return r.rows.map((x) => x.name);
   }
 
+  async acquireWriterLock(): Promise<() => Promise<void>> {
+    if (this.dataDir === undefined) return async () => {};
+    // PGlite is one process's database: a second process opening the same directory would
+    // corrupt it. A pid file says who has it; a pid that no longer runs is a crashed owner.
+    const file = join(this.dataDir, 'tickbook.pid');
+    let other: number | undefined;
+    try {
+      other = Number(readFileSync(file, 'utf8').trim());
+    } catch {
+      other = undefined;
+    }
+    if (other !== undefined && Number.isSafeInteger(other) && other !== process.pid && isAlive(other)) {
+      throw new WriterLockError(`the embedded store ${this.dataDir} is in use by process ${other}`);
+    }
+    writeFileSync(file, String(process.pid));
+    return async () => {
+      try {
+        if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+      } catch {
+        // already gone
+      }
+    };
+  }
+
   async ping(): Promise<boolean> {
     try {
       await this.db.query('SELECT 1');
@@ -76,5 +104,14 @@ export class PgliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.closed) await this.db.close();
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -2,11 +2,14 @@
 
 import pg from 'pg';
 import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
-import type { Queryable, QueryResult, Store } from './types.ts';
+import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 // bigint (int8) columns come back as strings by default; every int8 this project stores is a
 // count or an amount within Number.MAX_SAFE_INTEGER, so parse them as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Advisory lock key of the single writer (the sequencer). */
+const WRITER_LOCK_KEY = 7355609;
 
 function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Promise<void> } {
   return {
@@ -63,7 +66,9 @@ export class PostgresStore implements Store {
       // One migrator at a time across processes (a leader and replicas may start together).
       await client.query('SELECT pg_advisory_lock(7355608)');
       await client.query(MIGRATIONS_TABLE);
-      const applied = new Set((await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+      const applied = new Set(
+        (await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+      );
       return await applyPending(async (fn) => {
         await client.query('BEGIN');
         try {
@@ -84,6 +89,21 @@ export class PostgresStore implements Store {
     await this.pool.query(MIGRATIONS_TABLE);
     const r = await this.pool.query('SELECT name FROM schema_migrations ORDER BY name');
     return r.rows.map((x) => x.name as string);
+  }
+
+  async acquireWriterLock(): Promise<() => Promise<void>> {
+    // Session-level advisory lock on a connection kept out of the pool for the process's life:
+    // the lock goes with the session, so a crashed leader releases it (DESIGN.md §1 principle 7).
+    const client = await this.pool.connect();
+    const r = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK_KEY]);
+    if (r.rows[0]?.ok !== true) {
+      client.release();
+      throw new WriterLockError('another Tickbook process is the writer of this PostgreSQL database');
+    }
+    return async () => {
+      await client.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK_KEY]).catch(() => {});
+      client.release();
+    };
   }
 
   async ping(): Promise<boolean> {

@@ -24,7 +24,20 @@ export interface Store extends Queryable {
   migrate(): Promise<string[]>;
   /** Names of applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
+  /**
+   * Takes the single-writer lock (DESIGN.md §1 principle 7: one sequencer per store): a PostgreSQL
+   * advisory lock held on a dedicated connection, or a pid file beside the embedded data directory.
+   * Throws WriterLockError when another live process holds it. Resolves to the release function.
+   */
+  acquireWriterLock?(): Promise<() => Promise<void>>;
   /** True when the backend answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export class WriterLockError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriterLockError';
+  }
 }

@@ -9,6 +9,18 @@ import {
   clientsRevoke,
   clientsRotate,
 } from './clients.ts';
+import {
+  accountsDeposit,
+  accountsWithdraw,
+  eventsStatus,
+  importCmd,
+  locksClear,
+  locksList,
+  locksSet,
+  marketsSettle,
+  marketsStatus,
+  seed,
+} from './exchange.ts';
 import { keysList, keysRotate } from './keys.ts';
 import { migrate, start } from './server.ts';
 
@@ -23,4 +35,14 @@ export const COMMANDS: readonly Command[] = [
   clientsEnable,
   keysRotate,
   keysList,
+  seed,
+  importCmd,
+  eventsStatus,
+  marketsStatus,
+  marketsSettle,
+  locksSet,
+  locksClear,
+  locksList,
+  accountsDeposit,
+  accountsWithdraw,
 ];

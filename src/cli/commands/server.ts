@@ -9,8 +9,8 @@ export const start: Command = {
     // main.ts owns the start-up sequence (store, exchange, auth, listeners). The specifier is a
     // variable so this module type-checks on its own.
     const entry = '../../main.ts';
-    const mod = (await import(entry)) as { startServer?: () => Promise<unknown> };
-    if (typeof mod.startServer === 'function') await mod.startServer();
+    const mod = (await import(entry)) as { startServer?: (o: object) => Promise<unknown> };
+    if (typeof mod.startServer === 'function') await mod.startServer({ banner: true, signals: true });
     return 0;
   },
 };

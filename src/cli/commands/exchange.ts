@@ -1,0 +1,243 @@
+// Exchange commands of the CLI.
+//   Offline, on the store itself (the server must not be running; the writer lock enforces it):
+//     seed            the demo slate and its liquidity (issue 3 item 5, issue 4 item 7)
+//     import FILE     a JSON schedule (docs/import-format.md), with a report of every rejected row
+//   Through a running server's admin API (--url, operator credentials):
+//     events status, markets status, markets settle, locks set|clear|list, accounts deposit|withdraw
+
+import { readFileSync } from 'node:fs';
+import { parseSchedule } from '../../catalog/import.ts';
+import type { CommandInput } from '../../http/exchange-port.ts';
+import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
+import { WriterLockError } from '../../store/types.ts';
+import { AdminApi, readAdminCredentials } from '../admin-api.ts';
+import { printResult } from '../output.ts';
+import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
+
+const urlOption: OptionSpec = { url: { type: 'string', default: 'http://127.0.0.1:8080' } };
+
+function api(args: CommandArgs, ctx: CliContext): AdminApi {
+  return new AdminApi(String(args.values.url), readAdminCredentials(ctx.env, ctx.config().dataDir));
+}
+
+function positionals(args: CommandArgs, n: number, usage: string): string[] {
+  if (args.positionals.length !== n) throw new CliError(`usage: tickbook ${usage}`, 2);
+  return args.positionals;
+}
+
+const quietLog = { info() {}, warn() {}, error() {} };
+
+/** Opens the exchange on the store for an offline command, holding the writer lock. */
+async function withRuntime<T>(ctx: CliContext, fn: (rt: ExchangeRuntime) => Promise<T>): Promise<T> {
+  const store = await ctx.openStore();
+  let release: () => Promise<void>;
+  try {
+    release = (await store.acquireWriterLock?.()) ?? (async () => {});
+  } catch (err) {
+    if (err instanceof WriterLockError) throw new CliError(`${err.message}; stop the server first`);
+    throw err;
+  }
+  try {
+    const rt = await ExchangeRuntime.open({ config: ctx.config(), store, log: quietLog });
+    try {
+      return await fn(rt);
+    } finally {
+      await rt.close();
+    }
+  } finally {
+    await release();
+  }
+}
+
+function progress(ctx: CliContext, label: string): (done: number, total: number) => void {
+  let last = -1;
+  return (done, total) => {
+    const pct = Math.floor((100 * done) / total);
+    if (!ctx.json && (pct >= last + 10 || done === total)) {
+      last = pct;
+      ctx.err(`${label}: ${done}/${total} (${pct}%)`);
+    }
+  };
+}
+
+export const seed: Command = {
+  name: 'seed',
+  summary: 'Create the demo slate and its market-maker liquidity in the store (server stopped)',
+  usage: '[--force]',
+  options: { force: { type: 'boolean', default: false } },
+  async run(args, ctx) {
+    return withRuntime(ctx, async (rt) => {
+      if (!rt.empty && args.values.force !== true) {
+        throw new CliError('the store already holds a catalog; --force adds the demo slate anyway');
+      }
+      const n = await rt.seedDemo(progress(ctx, 'seed'));
+      const r = rt.reader();
+      const result = { commands: n, events: r.eventsSorted().length, leagues: r.leagues().length };
+      printResult(
+        ctx,
+        result,
+        () => `seeded ${result.events} events in ${result.leagues} leagues (${n} commands)`,
+      );
+      return 0;
+    });
+  },
+};
+
+export const importCmd: Command = {
+  name: 'import',
+  summary: 'Import a JSON schedule of leagues, teams and events (docs/import-format.md; server stopped)',
+  usage: 'FILE.json [--dry-run]',
+  options: { 'dry-run': { type: 'boolean', default: false } },
+  async run(args, ctx) {
+    const [file] = positionals(args, 1, 'import FILE.json [--dry-run]');
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file!, 'utf8'));
+    } catch (err) {
+      throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+    }
+    return withRuntime(ctx, async (rt) => {
+      const parsed = parseSchedule(json, rt.reader());
+      const rejected: { row: number | string; path: string; message: string }[] = parsed.errors.map((e) => ({
+        row: e.row,
+        path: e.path,
+        message: e.message,
+      }));
+      let applied = 0;
+      if (args.values['dry-run'] !== true) {
+        const chunk = 500;
+        const report = progress(ctx, 'import');
+        for (let i = 0; i < parsed.commands.length; i += chunk) {
+          const part = parsed.commands.slice(i, i + chunk) as CommandInput[];
+          const rs = await rt.submitMany(part);
+          rs.forEach((r, j) => {
+            if (r.ok) applied++;
+            else
+              rejected.push({
+                row: `command ${i + j + 1} (${part[j]!.type})`,
+                path: '',
+                message: `${r.code}: ${r.message}`,
+              });
+          });
+          report(Math.min(i + chunk, parsed.commands.length), parsed.commands.length);
+        }
+      }
+      const result = { commands: parsed.commands.length, applied, rejected };
+      printResult(ctx, result, () =>
+        [
+          `${args.values['dry-run'] ? 'would apply' : 'applied'} ${args.values['dry-run'] ? parsed.commands.length : applied} commands`,
+          ...(rejected.length > 0
+            ? [
+                `${rejected.length} rejected:`,
+                ...rejected.map((e) => `  row ${e.row}${e.path ? ` ${e.path}` : ''}: ${e.message}`),
+              ]
+            : []),
+        ].join('\n'),
+      );
+      return rejected.length > 0 ? 1 : 0;
+    });
+  },
+};
+
+function adminCommand(
+  name: string,
+  summary: string,
+  usage: string,
+  n: number,
+  request: (p: string[], args: CommandArgs) => { method: string; path: string; body?: unknown },
+  options: OptionSpec = {},
+): Command {
+  return {
+    name,
+    summary,
+    usage: `${usage} [--url URL]`,
+    options: { ...urlOption, ...options },
+    async run(args, ctx) {
+      const p = positionals(args, n, `${name} ${usage}`).map((x) => encodeURIComponent(x));
+      const { method, path, body } = request(p, args);
+      const result = await api(args, ctx).call<unknown>(method, path, body);
+      printResult(ctx, result, () => JSON.stringify(result, null, 2));
+      return 0;
+    },
+  };
+}
+
+export const eventsStatus = adminCommand(
+  'events status',
+  'Set an event status (INITIAL, OPEN_PREGAME, CLOSED_PREGAME, OPEN_INGAME, DELAYED, FINAL, CANCELED)',
+  '<eventId> <STATUS>',
+  2,
+  ([id, status]) => ({
+    method: 'POST',
+    path: `/admin/v1/events/${id}/status`,
+    body: { status: decodeURIComponent(status!) },
+  }),
+);
+
+export const marketsStatus = adminCommand(
+  'markets status',
+  'Open or close a market (OPEN, CLOSED)',
+  '<marketId> <OPEN|CLOSED>',
+  2,
+  ([id, status]) => ({
+    method: 'POST',
+    path: `/admin/v1/markets/${id}/status`,
+    body: { status: decodeURIComponent(status!) },
+  }),
+);
+
+export const marketsSettle = adminCommand(
+  'markets settle',
+  'Settle a closed market: the winning outcome id, or PUSH to void it',
+  '<marketId> <winningOutcomeId|PUSH>',
+  2,
+  ([id, result]) => ({
+    method: 'POST',
+    path: `/admin/v1/markets/${id}/settle`,
+    body: result === 'PUSH' ? { result: 'PUSH' } : { winningOutcomeId: decodeURIComponent(result!) },
+  }),
+);
+
+export const locksSet = adminCommand(
+  'locks set',
+  'Set a trading lock: the system lock, or one event with --event',
+  '--reason TEXT [--event ID] [--minutes N]',
+  0,
+  (_p, args) => ({
+    method: 'POST',
+    path: '/admin/v1/locks',
+    body: {
+      reason: String(args.values.reason ?? ''),
+      ...(typeof args.values.event === 'string' ? { eventId: args.values.event } : {}),
+      ...(typeof args.values.minutes === 'string' ? { minuteDuration: Number(args.values.minutes) } : {}),
+    },
+  }),
+  { reason: { type: 'string' }, event: { type: 'string' }, minutes: { type: 'string' } },
+);
+
+export const locksClear = adminCommand('locks clear', 'Clear a trading lock', '<lockId>', 1, ([id]) => ({
+  method: 'DELETE',
+  path: `/admin/v1/locks/${id}`,
+}));
+
+export const locksList = adminCommand('locks list', 'Show the active trading locks', '', 0, () => ({
+  method: 'GET',
+  path: '/nbx/v2/emm/locks',
+}));
+
+function moneyCommand(kind: 'deposit' | 'withdraw'): Command {
+  return adminCommand(
+    `accounts ${kind}`,
+    `${kind === 'deposit' ? 'Deposit into' : 'Withdraw from'} an account (amount in currency units)`,
+    '<accountId> <CASH|COIN> <amount>',
+    3,
+    ([id, currency, amount]) => ({
+      method: 'POST',
+      path: `/admin/v1/accounts/${id}/${kind === 'deposit' ? 'deposits' : 'withdrawals'}`,
+      body: { currency, amount: Number(amount) },
+    }),
+  );
+}
+
+export const accountsDeposit = moneyCommand('deposit');
+export const accountsWithdraw = moneyCommand('withdraw');
