@@ -69,7 +69,7 @@ export class AdminApi {
         grant_type: 'client_credentials',
         client_id: this.creds.clientId,
         client_secret: this.creds.clientSecret,
-        scope: 'admin',
+        scope: 'admin read:tape',
       }),
     });
     const b = body as { access_token?: string; error?: string; error_description?: string } | undefined;
