@@ -1,0 +1,271 @@
+// Durable order placement over HTTP (issue 4): POST /nbx/v2/emm/orders/place against the real
+// server on the embedded store (and on PostgreSQL when DATABASE_URL is set), 32 connections,
+// every 201 acknowledged only after its group commit. Baseline in the same run: a bare Fastify
+// route parsing the same body and answering fixed bytes. Goal: ≥ 5,000 orders/s, p99 ≤ 25 ms.
+//
+//   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { PostgresStore } from '../src/store/postgres-store.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const RUNS = Number(values.runs);
+const CONNECTIONS = Number(values.connections);
+const child = fileURLToPath(new URL('./lib/server-child.ts', import.meta.url));
+const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+
+async function boot(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (c) => reject(new Error(`server exited (${c})`)));
+  });
+  return { proc, url };
+}
+
+async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
+  const r = await fetch(url + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const t = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${t}`);
+  return t ? JSON.parse(t) : undefined;
+}
+
+async function token(url: string, id: string, secret: string): Promise<string> {
+  return (
+    await call(url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: id,
+      client_secret: secret,
+    })
+  ).access_token;
+}
+
+/** A game with 10 moneyline markets and two richly funded traders. */
+async function setup(url: string) {
+  const admin = await token(url, ADMIN.id, ADMIN.secret);
+  await call(url, 'POST', '/admin/v1/leagues', admin, {
+    code: 'NBA',
+    name: 'National Basketball Association',
+  });
+  const h = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'Boston Celtics',
+    symbol: 'BOS',
+  });
+  const a = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'New York Knicks',
+    symbol: 'NYK',
+  });
+  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
+    type: 'Game',
+    status: 'OPEN_PREGAME',
+    description: 'New York Knicks @ Boston Celtics',
+    league: 'NBA',
+    scheduledStart: '2031-01-01T00:00:00.000Z',
+    game: { homeTeamId: h.id, awayTeamId: a.id },
+    markets: Array.from({ length: 10 }, (_, i) => ({
+      type: 'SPREAD',
+      strike: -0.5 - i,
+      description: `Spread ${i}`,
+      outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
+    })),
+  });
+  const outcomes: string[][] = ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
+  const tokens: string[] = [];
+  for (const name of ['maker', 'taker']) {
+    const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });
+    await call(url, 'POST', `/admin/v1/accounts/${c.accountId}/deposits`, admin, {
+      currency: 'CASH',
+      amount: 1e9,
+    });
+    tokens.push(await token(url, c.clientId, c.clientSecret));
+  }
+  return { outcomes, tokens };
+}
+
+interface Row {
+  target: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(url: string, ctx: { outcomes: string[][]; tokens: string[] } | null): Promise<Row> {
+  let n = 0;
+  // Prices around 0.5 on both outcomes: roughly a third of the orders cross and trade.
+  const prices = [0.46, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52];
+  const r = await autocannon({
+    url: `${url}/nbx/v2/emm/orders/place`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: 'POST',
+    requests: [
+      {
+        setupRequest: (req) => {
+          const k = n++;
+          const m = ctx ? ctx.outcomes[k % ctx.outcomes.length]! : ['x', 'y'];
+          const side = (k >> 3) & 1;
+          return {
+            ...req,
+            headers: {
+              'content-type': 'application/json',
+              ...(ctx ? { authorization: `Bearer ${ctx.tokens[side]}` } : {}),
+            },
+            body: JSON.stringify({
+              outcomeId: m[side],
+              price: prices[(k * 7) % prices.length],
+              qty: 100 * (1 + (k % 5)),
+              currency: 'CASH',
+              tif: 'GTC',
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    target: '',
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function measure(label: string, env: Record<string, string>, real: boolean): Promise<Row> {
+  const rows: Row[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { proc, url } = await boot(env);
+    try {
+      const ctx = real ? await setup(url) : null;
+      rows.push(await load(url, ctx));
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+  }
+  return {
+    target: label,
+    reqPerSec: median(rows.map((r) => r.reqPerSec)),
+    p50: median(rows.map((r) => r.p50)),
+    p99: median(rows.map((r) => r.p99)),
+    non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
+  };
+}
+
+const base = {
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  TICKBOOK_DEMO: 'false',
+  DEMO_LIVE: 'false',
+  TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
+  TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
+  KEY_ENCRYPTION_SECRET: 'bench',
+};
+const results: Row[] = [];
+results.push(await measure('bare Fastify route (baseline)', { ...base, BARE: '1' }, false));
+
+const dir = fileURLToPath(new URL(`../.tmp/bench-orders-${randomBytes(4).toString('hex')}`, import.meta.url));
+mkdirSync(dir, { recursive: true });
+try {
+  // A fresh data directory per run: each run starts from an empty book.
+  const rows: Row[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const d = `${dir}/${i}`;
+    const saveRuns = RUNS;
+    rows.push(
+      await (async () => {
+        const { proc, url } = await boot({ ...base, DATA_DIR: d, DATABASE_URL: '' });
+        try {
+          return await load(url, await setup(url));
+        } finally {
+          proc.kill('SIGTERM');
+          await new Promise((r) => proc.once('exit', r));
+          void saveRuns;
+        }
+      })(),
+    );
+  }
+  results.push({
+    target: 'Tickbook, embedded store (PGlite)',
+    reqPerSec: median(rows.map((r) => r.reqPerSec)),
+    p50: median(rows.map((r) => r.p50)),
+    p99: median(rows.map((r) => r.p99)),
+    non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.env.DATABASE_URL) {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = await PostgresStore.open(process.env.DATABASE_URL, 1);
+  const rows: Row[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+      const u = new URL(process.env.DATABASE_URL);
+      u.searchParams.set('options', `-c search_path=${schema}`);
+      const { proc, url } = await boot({ ...base, DATA_DIR: `${dir}-pg`, DATABASE_URL: u.toString() });
+      try {
+        rows.push(await load(url, await setup(url)));
+      } finally {
+        proc.kill('SIGTERM');
+        await new Promise((r) => proc.once('exit', r));
+      }
+    }
+  } finally {
+    await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.close();
+    rmSync(`${dir}-pg`, { recursive: true, force: true });
+  }
+  results.push({
+    target: 'Tickbook, PostgreSQL',
+    reqPerSec: median(rows.map((r) => r.reqPerSec)),
+    p50: median(rows.map((r) => r.p50)),
+    p99: median(rows.map((r) => r.p99)),
+    non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
+  });
+}
+
+const bare = results[0]!.reqPerSec;
+console.log(`\nDurable order placement, ${CONNECTIONS} connections, ${SECONDS} s × ${RUNS} runs (medians)\n`);
+console.log('| target | orders/s | p50 ms | p99 ms | non-2xx | vs bare |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(
+    `| ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((100 * r.reqPerSec) / bare).toFixed(0)}% |`,
+  );
+}
+console.log('\ngoal: ≥ 5,000 orders/s and p99 ≤ 25 ms on the embedded store');
