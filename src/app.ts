@@ -33,7 +33,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel, deps.logStream) }),
+    ...(deps.logger
+      ? { loggerInstance: deps.logger }
+      : { logger: loggerOptions(config.logLevel, deps.logStream) }),
     bodyLimit: config.bodyLimit,
     // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
     genReqId: (req) => {
@@ -50,10 +52,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Labelled metric children are looked up once per (route, method, status) and kept: resolving
+  // labels on every request was the largest cost of this hook on the hot read path.
+  const counters = new Map<string, { inc(): void }>();
+  const timers = new Map<string, { observe(v: number): void }>();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpRequests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    const method = request.method;
+    const status = reply.statusCode;
+    const ck = `${method} ${route} ${status}`;
+    let c = counters.get(ck);
+    if (c === undefined) {
+      c = metrics.httpRequests.labels(route, method, String(status));
+      if (counters.size < 10_000) counters.set(ck, c);
+    }
+    c.inc();
+    const tk = `${method} ${route}`;
+    let t = timers.get(tk);
+    if (t === undefined) {
+      t = metrics.httpDuration.labels(route, method);
+      if (timers.size < 10_000) timers.set(tk, t);
+    }
+    t.observe(reply.elapsedTime / 1000);
   });
 
   await app.register(swagger, {
