@@ -74,7 +74,8 @@ function optStr(env: Env, name: string): string | undefined {
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `expected an integer, got ${JSON.stringify(raw)}`);
+  if (!/^-?\d+$/.test(raw.trim()))
+    throw new ConfigError(name, `expected an integer, got ${JSON.stringify(raw)}`);
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     throw new ConfigError(name, `expected an integer from ${min} to ${max}, got ${raw}`);

@@ -77,7 +77,12 @@ export interface ErrorEnvelope {
 }
 
 /** The wire body for an error. `error` is the HTTP reason phrase, as Fastify writes it. */
-export function envelope(statusCode: number, code: string, message: string, details?: unknown): ErrorEnvelope {
+export function envelope(
+  statusCode: number,
+  code: string,
+  message: string,
+  details?: unknown,
+): ErrorEnvelope {
   const body: ErrorEnvelope = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, code };
   if (details !== undefined) body.details = details;
   return body;

@@ -3,7 +3,15 @@
 // what no longer lives in memory (closed orders, old fills). Implemented by src/runtime/.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { Command, CommandResult, Currency, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
+import type {
+  Command,
+  CommandResult,
+  Currency,
+  Fill,
+  Id,
+  OrderRecord,
+  OrderStatus,
+} from '../exchange/types.ts';
 
 /** A command before the sequencer stamps its time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
