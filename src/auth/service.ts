@@ -344,7 +344,8 @@ export class AuthService {
     try {
       return this.verifier.cached(token)?.principal;
     } catch (err) {
-      if (err instanceof InvalidTokenError) this.deps.metrics.authFailures.inc({ reason: `token_${err.reason}` });
+      if (err instanceof InvalidTokenError)
+        this.deps.metrics.authFailures.inc({ reason: `token_${err.reason}` });
       throw err;
     }
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { buildDemoSlate } from '../../src/catalog/demo/slate.ts';
 import { parseSchedule } from '../../src/catalog/import.ts';
 import { teamId } from '../../src/catalog/leagues.ts';
 import type { CommandInput } from '../../src/catalog/types.ts';
@@ -172,6 +173,46 @@ describe('schedule import', () => {
     // no bad event row produced a command; the good rows still did
     const created = commands.filter((c): c is Create => c.type === 'CreateEvent');
     assert.equal(created.length, events.length);
+  });
+
+  test('events may reference teams already in the exchange; restated teams are skipped', () => {
+    const x = new Exchange();
+    const slate = buildDemoSlate({ seed: 's', now: Date.UTC(2026, 10, 21), leagues: [] });
+    apply(x, slate.commands);
+    const { commands, errors } = parseSchedule(
+      {
+        teams: [{ league: 'NFL', name: 'Buffalo Bills', shortName: 'Bills', symbol: 'BUF', mascot: 'Bills' }],
+        events: [
+          {
+            league: 'NFL',
+            scheduledStart: '2026-12-06T13:00:00-05:00',
+            game: { home: 'BUF', away: teamId('NFL', 'NE') },
+            markets: [{ type: 'MONEY' }, { type: 'TOTAL', strike: 41 }],
+          },
+          {
+            league: 'NFL',
+            scheduledStart: '2026-12-06T18:00:00Z',
+            game: { home: 'BUF', away: 'LAL' },
+            markets: [],
+          },
+        ],
+      },
+      x,
+    );
+    assert.deepEqual(
+      errors.map((e) => e.path),
+      ['events[1].game.away'],
+      'LAL is an NBA team, not NFL',
+    );
+    assert.deepEqual(
+      commands.map((c) => c.type),
+      ['CreateEvent'],
+    );
+    const ev = commands[0] as Create;
+    assert.equal(ev.event.description, 'New England Patriots @ Buffalo Bills');
+    assert.equal(ev.event.scheduledStart, Date.UTC(2026, 11, 6, 18, 0));
+    apply(x, commands);
+    assert.equal(x.event(ev.event.id)!.marketIds.length, 2);
   });
 
   test('rejects a file that is not an object, or of another version', () => {

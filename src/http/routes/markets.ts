@@ -74,15 +74,21 @@ const currencyOptional = {
   },
 } as const;
 
-const CACHE_ENTRIES = 20_000;
+/**
+ * LRU bounds. Keys are only ids that exist (unknown ones answer 404 first) × currency, so these
+ * hold every book of a large slate while capping memory: an event answer with 10 deep books is
+ * ~65 KB, so 4,096 of them stay under ~270 MB even in the worst case; single books are smaller.
+ */
+const EVENT_ENTRIES = 4_096;
+const BOOK_ENTRIES = 16_384;
 
 export default async function marketRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
   const { port } = opts;
   const guard = app.requireScope('read:tape');
-  const books = new BookWireCache(CACHE_ENTRIES * 2, opts.now ?? Date.now);
-  const byEvent = new VersionedCache<string>(CACHE_ENTRIES);
-  const bookBodies = new VersionedCache<string>(CACHE_ENTRIES);
-  const marketBodies = new VersionedCache<string>(CACHE_ENTRIES);
+  const books = new BookWireCache(BOOK_ENTRIES, opts.now ?? Date.now);
+  const byEvent = new VersionedCache<string>(EVENT_ENTRIES);
+  const bookBodies = new VersionedCache<string>(BOOK_ENTRIES);
+  const marketBodies = new VersionedCache<string>(BOOK_ENTRIES);
   const openLists = new VersionedCache<string>(1024);
   const openSelections = new LruCache<string, { catalogVersion: number; markets: MarketRecord[] }>(1024);
   const ticks = new VersionedBody();

@@ -22,13 +22,23 @@ const statusSchema = {
 export default async function opsRoutes(app: FastifyInstance, opts: OpsOptions): Promise<void> {
   const expected = listMigrations().map((m) => m.name);
 
-  app.get('/healthz', { schema: { tags: ['ops'], summary: 'Liveness', response: { 200: statusSchema } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/healthz',
+    { schema: { tags: ['ops'], summary: 'Liveness', response: { 200: statusSchema } } },
+    async () => ({
+      status: 'ok',
+    }),
+  );
 
   app.get(
     '/readyz',
-    { schema: { tags: ['ops'], summary: 'Readiness: store reachable, migrations applied', response: { 200: statusSchema, 503: statusSchema } } },
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Readiness: store reachable, migrations applied',
+        response: { 200: statusSchema, 503: statusSchema },
+      },
+    },
     async (_req, reply) => {
       const storeOk = await opts.store.ping();
       let migrationsOk = false;
@@ -45,10 +55,16 @@ export default async function opsRoutes(app: FastifyInstance, opts: OpsOptions):
     },
   );
 
-  app.get('/metrics', { schema: { tags: ['ops'], summary: 'Prometheus metrics', hide: false } }, async (_req, reply) => {
-    const body = await opts.metrics.registry.metrics();
-    return reply.type(opts.metrics.registry.contentType).send(body);
-  });
+  app.get(
+    '/metrics',
+    { schema: { tags: ['ops'], summary: 'Prometheus metrics', hide: false } },
+    async (_req, reply) => {
+      const body = await opts.metrics.registry.metrics();
+      return reply.type(opts.metrics.registry.contentType).send(body);
+    },
+  );
 
-  app.get('/openapi.json', { schema: { tags: ['ops'], summary: 'OpenAPI 3.1 document' } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { tags: ['ops'], summary: 'OpenAPI 3.1 document' } }, async () =>
+    app.swagger(),
+  );
 }
