@@ -5,7 +5,7 @@
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError, type ErrorCode, ErrorCodes, envelope, type ErrorEnvelope } from '../errors.ts';
+import { ApiError, type ErrorCode, ErrorCodes, type ErrorEnvelope, envelope } from '../errors.ts';
 
 export interface MappedError {
   status: number;
@@ -25,7 +25,11 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 /** Turns any thrown value into the status, envelope and headers to answer with. */
 export function mapError(err: unknown): MappedError {
   if (err instanceof ApiError) {
-    return { status: err.statusCode, body: envelope(err.statusCode, err.code, err.message, err.details), headers: err.headers };
+    return {
+      status: err.statusCode,
+      body: envelope(err.statusCode, err.code, err.message, err.details),
+      headers: err.headers,
+    };
   }
   const fe = err as Partial<FastifyError> & { validation?: unknown[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) {
@@ -36,7 +40,10 @@ export function mapError(err: unknown): MappedError {
       return { path, message: e.message ?? 'invalid' };
     });
     const msg = details.map((d) => `${d.path} ${d.message}`).join('; ');
-    return { status: 400, body: envelope(400, 'VALIDATION_FAILED', msg || ErrorCodes.VALIDATION_FAILED.message, details) };
+    return {
+      status: 400,
+      body: envelope(400, 'VALIDATION_FAILED', msg || ErrorCodes.VALIDATION_FAILED.message, details),
+    };
   }
   const mapped = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) {
@@ -47,7 +54,8 @@ export function mapError(err: unknown): MappedError {
   if (err instanceof SyntaxError && (fe.statusCode === 400 || fe.statusCode === undefined)) {
     return { status: 400, body: envelope(400, 'MALFORMED_JSON', ErrorCodes.MALFORMED_JSON.message) };
   }
-  const status = typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+  const status =
+    typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
   if (status < 500) {
     return { status, body: envelope(status, 'VALIDATION_FAILED', fe.message ?? 'Bad request') };
   }
@@ -97,6 +105,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .header('allow', allowed.join(', '))
         .send(envelope(405, 'METHOD_NOT_ALLOWED', `Method ${request.method} not allowed on ${path}`));
     }
-    return reply.code(404).send(envelope(404, 'ROUTE_NOT_FOUND', `Route ${request.method}:${path} not found`));
+    return reply
+      .code(404)
+      .send(envelope(404, 'ROUTE_NOT_FOUND', `Route ${request.method}:${path} not found`));
   });
 }

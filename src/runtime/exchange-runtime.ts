@@ -4,9 +4,9 @@
 // server uses to open accounts for new clients.
 
 import { EventEmitter } from 'node:events';
-import { buildDemoSlate } from '../catalog/demo/slate.ts';
-import { quoteSlate } from '../catalog/demo/market-maker.ts';
 import { createLiveState, type LiveState, liveStep } from '../catalog/demo/live.ts';
+import { quoteSlate } from '../catalog/demo/market-maker.ts';
+import { buildDemoSlate } from '../catalog/demo/slate.ts';
 import { rngFor } from '../catalog/rng.ts';
 import type { Config } from '../config.ts';
 import { Exchange } from '../exchange/exchange.ts';
@@ -104,7 +104,12 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       deps,
       exchange,
       sequencer,
-      { lastSeq: rec.lastSeq, replayed: rec.replayed, snapshotLoadMs: rec.snapshotLoadMs, replayMs: rec.replayMs },
+      {
+        lastSeq: rec.lastSeq,
+        replayed: rec.replayed,
+        snapshotLoadMs: rec.snapshotLoadMs,
+        replayMs: rec.replayMs,
+      },
       clock,
     );
     const coef = config.feeCoefficient;
@@ -169,7 +174,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       const rs = await this.submitMany(chunk);
       rs.forEach((r, j) => {
         if (r.ok) accepted++;
-        else this.deps.log.warn({ code: r.code, message: r.message, type: chunk[j]!.type }, 'demo command rejected');
+        else
+          this.deps.log.warn(
+            { code: r.code, message: r.message, type: chunk[j]!.type },
+            'demo command rejected',
+          );
       });
       onProgress?.(Math.min(i + SEED_CHUNK, cmds.length), cmds.length);
     }

@@ -24,7 +24,10 @@ export interface ServerPlace {
 }
 
 /** A place for a server's data: a template copy (PGlite) or a fresh schema (PostgreSQL). */
-export async function serverPlace(kind: StoreKind, extraEnv: Record<string, string> = {}): Promise<ServerPlace> {
+export async function serverPlace(
+  kind: StoreKind,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerPlace> {
   const dataDir = join(root, '.tmp', 'servers', `${process.pid}-${randomBytes(6).toString('hex')}`);
   mkdirSync(dataDir, { recursive: true });
   const env: Record<string, string> = {
@@ -96,11 +99,16 @@ export class Api {
   }
 
   async tokenFor(clientId: string, clientSecret: string): Promise<string> {
-    const r = await this.call('POST', '/nbx/v1/auth/emm-token', {
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }, null);
+    const r = await this.call(
+      'POST',
+      '/nbx/v1/auth/emm-token',
+      {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      },
+      null,
+    );
     if (r.status !== 200) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.access_token as string;
   }

@@ -7,8 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -24,7 +24,9 @@ function rng(seed: number): () => number {
   };
 }
 
-async function boot(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
+async function boot(
+  env: Record<string, string>,
+): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', child], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -77,9 +79,20 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
   let { proc, url, exited } = await boot(place.env);
   running = proc;
   let admin = await token(url, ADMIN_ID, ADMIN_SECRET);
-  await call(url, 'POST', '/admin/v1/leagues', admin, { code: 'NBA', name: 'National Basketball Association' });
-  const h = await call(url, 'POST', '/admin/v1/teams', admin, { league: 'NBA', name: 'Boston Celtics', symbol: 'BOS' });
-  const a = await call(url, 'POST', '/admin/v1/teams', admin, { league: 'NBA', name: 'New York Knicks', symbol: 'NYK' });
+  await call(url, 'POST', '/admin/v1/leagues', admin, {
+    code: 'NBA',
+    name: 'National Basketball Association',
+  });
+  const h = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'Boston Celtics',
+    symbol: 'BOS',
+  });
+  const a = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'New York Knicks',
+    symbol: 'NYK',
+  });
   const ev = await call(url, 'POST', '/admin/v1/events', admin, {
     type: 'Game',
     status: 'OPEN_PREGAME',
@@ -87,14 +100,23 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
     league: 'NBA',
     scheduledStart: '2031-01-01T00:00:00.000Z',
     game: { homeTeamId: h.body.id, awayTeamId: a.body.id },
-    markets: [{ type: 'MONEY', description: 'NYK @ BOS Moneyline', outcomes: [{ description: 'BOS' }, { description: 'NYK' }] }],
+    markets: [
+      {
+        type: 'MONEY',
+        description: 'NYK @ BOS Moneyline',
+        outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
+      },
+    ],
   });
   assert.equal(ev.status, 201, JSON.stringify(ev.body));
   const outcomes: string[] = ev.body.markets[0].outcomeIds;
   const traders: { clientId: string; clientSecret: string; accountId: string }[] = [];
   for (const name of ['t1', 't2']) {
     const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });
-    await call(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, admin, { currency: 'CASH', amount: 100000 });
+    await call(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, admin, {
+      currency: 'CASH',
+      amount: 100000,
+    });
     traders.push(c.body);
   }
   const DEPOSIT = 100000;

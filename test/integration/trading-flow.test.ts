@@ -6,8 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { storeKinds } from '../helpers/store.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../helpers/server.ts';
+import { storeKinds } from '../helpers/store.ts';
 
 for (const kind of storeKinds()) {
   describe(`trading flow on ${kind}`, () => {
@@ -28,9 +28,21 @@ for (const kind of storeKinds()) {
       api.token = await api.tokenFor(ADMIN_ID, ADMIN_SECRET);
 
       // Catalog through the admin API.
-      assert.equal((await api.call('POST', '/admin/v1/leagues', { code: 'NFL', name: 'National Football League' })).status, 201);
-      const home = await api.call('POST', '/admin/v1/teams', { league: 'NFL', name: 'Buffalo Bills', symbol: 'BUF' });
-      const away = await api.call('POST', '/admin/v1/teams', { league: 'NFL', name: 'Kansas City Chiefs', symbol: 'KC' });
+      assert.equal(
+        (await api.call('POST', '/admin/v1/leagues', { code: 'NFL', name: 'National Football League' }))
+          .status,
+        201,
+      );
+      const home = await api.call('POST', '/admin/v1/teams', {
+        league: 'NFL',
+        name: 'Buffalo Bills',
+        symbol: 'BUF',
+      });
+      const away = await api.call('POST', '/admin/v1/teams', {
+        league: 'NFL',
+        name: 'Kansas City Chiefs',
+        symbol: 'KC',
+      });
       assert.equal(home.status, 201, JSON.stringify(home.body));
       const ev = await api.call('POST', '/admin/v1/events', {
         type: 'Game',
@@ -40,7 +52,11 @@ for (const kind of storeKinds()) {
         scheduledStart: '2030-01-26T18:30:00.000Z',
         game: { homeTeamId: home.body.id, awayTeamId: away.body.id },
         markets: [
-          { type: 'MONEY', description: 'KC @ BUF Moneyline', outcomes: [{ description: 'BUF' }, { description: 'KC' }] },
+          {
+            type: 'MONEY',
+            description: 'KC @ BUF Moneyline',
+            outcomes: [{ description: 'BUF' }, { description: 'KC' }],
+          },
         ],
       });
       assert.equal(ev.status, 201, JSON.stringify(ev.body));
@@ -73,9 +89,15 @@ for (const kind of storeKinds()) {
       });
       assert.equal(a1.status, 201, JSON.stringify(a1.body));
       assert.equal(a1.body.status, 'RESTING');
-      assert.deepEqual((await as(alice).call('GET', '/emm/v2/account/balance')).body, { balance: 994, currency: 'CASH' });
+      assert.deepEqual((await as(alice).call('GET', '/emm/v2/account/balance')).body, {
+        balance: 994,
+        currency: 'CASH',
+      });
 
-      const book1 = await as(bob).call('GET', `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`);
+      const book1 = await as(bob).call(
+        'GET',
+        `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`,
+      );
       assert.equal(book1.status, 200);
       assert.deepEqual(book1.body[0].book.bids, [{ price: 0.6, qty: 1000 }]);
       assert.deepEqual(book1.body[0].book.asks, []);
@@ -119,8 +141,13 @@ for (const kind of storeKinds()) {
       assert.equal((await as(bob).call('GET', `/nbx/v2/emm/orders/${a1.body.id}`)).status, 404);
 
       // Close and settle: outcome 0 wins; Alice's rest is cancelled (3.60 back) and she is paid 4.00.
-      assert.equal((await api.call('POST', `/admin/v1/markets/${market.id}/status`, { status: 'CLOSED' })).status, 200);
-      const settled = await api.call('POST', `/admin/v1/markets/${market.id}/settle`, { winningOutcomeId: o0 });
+      assert.equal(
+        (await api.call('POST', `/admin/v1/markets/${market.id}/status`, { status: 'CLOSED' })).status,
+        200,
+      );
+      const settled = await api.call('POST', `/admin/v1/markets/${market.id}/settle`, {
+        winningOutcomeId: o0,
+      });
       assert.equal(settled.status, 200, JSON.stringify(settled.body));
       assert.equal((await as(alice).call('GET', '/emm/v2/account/balance')).body.balance, 1001.6);
       assert.equal((await as(bob).call('GET', '/emm/v2/account/balance')).body.balance, 998.4);
