@@ -47,7 +47,9 @@ export const ErrorCodes = {
   DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
   ALREADY_SETTLED: { status: 409, message: 'Market already settled' },
   LOCK_NOT_FOUND: { status: 404, message: 'Lock not found' },
-  // parlay (DESIGN.md §6; every decline is 400 "Cannot price parlay")
+  // parlay (DESIGN.md §6): every decline is 400 "Cannot price parlay" with this code's envelope and
+  // `code` set to the reason; the reasons (TOO_FEW_LEGS, NO_LIQUIDITY, …) are registered in
+  // src/pricing/declines.ts.
   CANNOT_PRICE_PARLAY: { status: 400, message: 'Cannot price parlay' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -302,6 +302,20 @@ describe('parlay route: declines and malformed bodies', () => {
   });
 });
 
+test('offer ids are distinct UUID-shaped strings', async () => {
+  const { offerIdSource } = await import('../../src/http/routes/parlay.ts');
+  const next = offerIdSource();
+  const other = offerIdSource();
+  const seen = new Set<string>();
+  for (let i = 0; i < 10_000; i++) {
+    const id = next();
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    seen.add(id);
+  }
+  assert.equal(seen.size, 10_000);
+  assert.ok(!seen.has(other()));
+});
+
 describe('parlay route: rate limit', () => {
   test('per-address limit → 429 with Retry-After and x-ratelimit-* headers, in the envelope', async () => {
     const { books, g, h } = slate();
