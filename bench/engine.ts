@@ -7,6 +7,7 @@
 //
 //   node --expose-gc --import tsx bench/engine.ts [--n 1000000] [--runs 3] [--baseline 50000] [--resting 1000000]
 
+import { availableParallelism, loadavg } from 'node:os';
 import { OrderBook } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
@@ -56,7 +57,14 @@ function setupCommands(): Command[] {
     {
       type: 'CreateEvent',
       ts,
-      event: { id: 'e', type: 'Game', status: 'OPEN_PREGAME', description: 'bench', league: 'NFL', scheduledStart: ts },
+      event: {
+        id: 'e',
+        type: 'Game',
+        status: 'OPEN_PREGAME',
+        description: 'bench',
+        league: 'NFL',
+        scheduledStart: ts,
+      },
       game: null,
       markets,
     },
@@ -74,7 +82,7 @@ interface Stream {
 
 /**
  * The stream: 88% bids, 12% cancels of an earlier order (some already filled: rejected, as in
- * life). A bid's price is mid − d levels (d in −2..9, tick steps of 0.005) on either outcome, so the
+ * life). A bid's price is mid − d levels (d in −4..7, tick steps of 0.005) on either outcome, so the
  * books settle just under 1 with a spread, and bids reaching past the other side's best cross.
  */
 function makeStream(n: number, seed: number): Stream {
@@ -92,7 +100,7 @@ function makeStream(n: number, seed: number): Stream {
     }
     const m = Math.floor(r() * MARKETS);
     const side = r() < 0.5 ? 'a' : 'b';
-    const d = Math.floor(r() * 12) - 2;
+    const d = Math.floor(r() * 12) - 4;
     const a = Math.floor(r() * ACCOUNTS);
     const id = uuid(i);
     placed.push(id);
@@ -117,13 +125,30 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function runEngine(stream: Stream): { ms: number; accepted: number; fills: number; resting: number; crossing: number } {
-  const x = new Exchange();
+/** CPU milliseconds of this process (user + system): steadier than wall time on a shared machine. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function runEngine(
+  stream: Stream,
+  events: boolean,
+): {
+  ms: number;
+  cpu: number;
+  accepted: number;
+  fills: number;
+  resting: number;
+  crossing: number;
+} {
+  const x = new Exchange({ events });
   for (const c of setupCommands()) if (!x.apply(c).ok) throw new Error('setup failed');
   gc?.();
   let accepted = 0;
   let fills = 0;
   let crossing = 0;
+  const c0 = cpuMs();
   const t0 = performance.now();
   for (const c of stream.cmds) {
     const res = x.apply(c);
@@ -136,14 +161,16 @@ function runEngine(stream: Stream): { ms: number; accepted: number; fills: numbe
     }
   }
   const ms = performance.now() - t0;
+  const cpu = cpuMs() - c0;
   if (x.totals().CASH.imbalance !== 0) throw new Error('money not conserved');
-  return { ms, accepted, fills, resting: x.restingCount, crossing };
+  return { ms, cpu, accepted, fills, resting: x.restingCount, crossing };
 }
 
-function runBaseline(stream: Stream, n: number): { ms: number; trades: number } {
+function runBaseline(stream: Stream, n: number): { ms: number; cpu: number; trades: number } {
   const books = Array.from({ length: MARKETS }, () => new OrderBook());
   let trades = 0;
   const bookOf = new Map<string, OrderBook>();
+  const c0 = cpuMs();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
     const c = stream.cmds[i];
@@ -163,7 +190,7 @@ function runBaseline(stream: Stream, n: number): { ms: number; trades: number } 
       bookOf.get(c.orderId)?.cancel(c.orderId);
     }
   }
-  return { ms: performance.now() - t0, trades };
+  return { ms: performance.now() - t0, cpu: cpuMs() - c0, trades };
 }
 
 function memoryAndSnapshot(n: number): Record<string, string> {
@@ -227,24 +254,38 @@ function main(): void {
   const stream = makeStream(N, 42);
   console.log(`engine: ${N} commands x ${RUNS} runs; nodejs-order-book: first ${BASELINE_N} x ${RUNS} runs`);
   const eng: number[] = [];
+  const engCpu: number[] = [];
+  const quiet: number[] = [];
+  const quietCpu: number[] = [];
   let info = { accepted: 0, fills: 0, resting: 0, crossing: 0 };
   for (let i = 0; i < RUNS; i++) {
-    const r = runEngine(stream);
+    const r = runEngine(stream, true);
     eng.push(r.ms);
+    engCpu.push(r.cpu);
     info = r;
+    const q = runEngine(stream, false);
+    quiet.push(q.ms);
+    quietCpu.push(q.cpu);
   }
   const base: number[] = [];
+  const baseCpu: number[] = [];
   let trades = 0;
   for (let i = 0; i < RUNS; i++) {
     gc?.();
     const r = runBaseline(stream, Math.min(BASELINE_N, N));
     base.push(r.ms);
+    baseCpu.push(r.cpu);
     trades = r.trades;
   }
   const places = stream.cmds.filter((c) => c.type === 'PlaceOrder').length;
   const engRate = N / (median(eng) / 1000);
   const baseN = Math.min(BASELINE_N, N);
   const baseRate = baseN / (median(base) / 1000);
+  const engCpuRate = N / (median(engCpu) / 1000);
+  const baseCpuRate = baseN / (median(baseCpu) / 1000);
+  const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+  const quietRate = N / (median(quiet) / 1000);
+  const quietCpuRate = N / (median(quietCpu) / 1000);
   console.log(
     `stream: ${places} bids (${((info.crossing / places) * 100).toFixed(1)}% crossing), ${N - places} cancels; ` +
       `${info.accepted} accepted, ${info.fills} matches, ${info.resting} resting at the end`,
@@ -254,18 +295,36 @@ function main(): void {
       engine: 'Tickbook Exchange.apply (accounts, collateral, events)',
       commands: N,
       'median ms': median(eng).toFixed(0),
-      'commands/s': Math.round(engRate).toLocaleString('en-US'),
+      'commands/s': fmt(engRate),
       ratio: (engRate / baseRate).toFixed(1),
+      'commands/CPU-s': fmt(engCpuRate),
+      'CPU ratio': (engCpuRate / baseCpuRate).toFixed(1),
+    },
+    {
+      engine: 'Tickbook Exchange.apply, replay mode (no events)',
+      commands: N,
+      'median ms': median(quiet).toFixed(0),
+      'commands/s': fmt(quietRate),
+      ratio: (quietRate / baseRate).toFixed(1),
+      'commands/CPU-s': fmt(quietCpuRate),
+      'CPU ratio': (quietCpuRate / baseCpuRate).toFixed(1),
     },
     {
       engine: 'nodejs-order-book limit/cancel (no accounts)',
       commands: baseN,
       'median ms': median(base).toFixed(0),
-      'commands/s': Math.round(baseRate).toLocaleString('en-US'),
+      'commands/s': fmt(baseRate),
       ratio: '1.0',
+      'commands/CPU-s': fmt(baseCpuRate),
+      'CPU ratio': '1.0',
     },
   ]);
-  console.log(`(baseline trades on its prefix: ${trades})`);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `(baseline trades on its prefix: ${trades}; load average ${load} on ${availableParallelism()} cores)`,
+  );
   if (RESTING > 0) console.table([memoryAndSnapshot(RESTING)]);
 }
 

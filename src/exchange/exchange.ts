@@ -13,7 +13,31 @@ import { createHash } from 'node:crypto';
 import { type ErrorCode, ErrorCodes } from '../errors.ts';
 import { BinReader, BinWriter } from './codec.ts';
 import { ExpiryHeap } from './expiry-heap.ts';
-import { NIL, OrderPool, TIF_CODES } from './order-pool.ts';
+import { IdIndex } from './id-index.ts';
+import {
+  F_CREATED_AT,
+  F_EXPIRES_AT,
+  F_ORIGINAL_QTY,
+  F_QTY,
+  F_SEQ_NO,
+  F_UPDATED_AT,
+  FW,
+  I_ACCOUNT,
+  I_ANEXT,
+  I_APREV,
+  I_BOOK,
+  I_GNEXT,
+  I_GPREV,
+  I_LEVEL,
+  I_NEXT,
+  I_PREV,
+  I_SIDE,
+  I_TIF,
+  IW,
+  NIL,
+  OrderPool,
+  TIF_CODES,
+} from './order-pool.ts';
 import type { ExchangeReader } from './reader.ts';
 import { ONE, TICK_COUNT, TICK_INDEX, TICKS } from './ticks.ts';
 import { canTransition, gameStatusFor } from './transitions.ts';
@@ -129,6 +153,9 @@ export interface ExchangeTotals {
   COIN: CurrencyTotals;
 }
 
+/** The events of every accepted command in replay mode (frozen: shared by all results). */
+const NO_EVENTS: DomainEvent[] = Object.freeze([]) as unknown as DomainEvent[];
+
 /** Reserves OrderPlaced's slot at the head of a PlaceOrder's events; always overwritten. */
 const PLACEHOLDER: DomainEvent = { kind: 'LocksChanged' };
 
@@ -178,7 +205,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   private books: (Book | undefined)[] = [];
   private bookSeqs: number[] = [];
   private pool = new OrderPool();
-  private orderIdx = new Map<Id, number>();
+  private orderIdx = new IdIndex(this.pool.ids);
   private gHead = NIL;
   private gTail = NIL;
   private expiries = new ExpiryHeap();
@@ -193,7 +220,13 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   private stamp = 0;
   private ev: DomainEvent[] = [];
   private seq = 0;
+  // touched lists are reused across commands: n* counts the live prefix (no per-command arrays)
   private touchedBooks: number[] = [];
+  private nBooks = 0;
+  private nWallets = 0;
+  private nPos = 0;
+  /** Event sink of replay mode: rare catalog events land here and are dropped. */
+  private readonly scratchEv: DomainEvent[] = [];
   private bookStamp: number[] = [];
   private touchedWallets: number[] = []; // account index × 2 + currency index
   private touchedPos: Pos[] = [];
@@ -204,6 +237,17 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   private fLevel = new Int32Array(64);
   private fFee = new Float64Array(64);
   private fWash = new Uint8Array(64);
+
+  /**
+   * `events: false` is replay mode (journal recovery, replicas catching up, benchmarks of the
+   * matching core): state changes are identical — same hash — but accepted results carry no events,
+   * so no event objects are built on the hot path.
+   */
+  constructor(options: { events?: boolean } = {}) {
+    this.emitEvents = options.events ?? true;
+  }
+
+  private emitEvents: boolean;
 
   // ================================================================== StateMachine
 
@@ -226,19 +270,22 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   applySeq(seq: number, cmd: Command): CommandResult {
     this.stamp++;
     this.seq = seq;
-    this.ev = [];
+    if (this.emitEvents) this.ev = [];
+    else {
+      this.ev = this.scratchEv;
+      if (this.scratchEv.length > 0) this.scratchEv.length = 0;
+    }
     const r = this.dispatch(cmd);
     if (r.ok) {
       this._lastSeq = seq;
       this.flushTouched();
+      if (!this.emitEvents) r.events = NO_EVENTS;
     } else {
       // Handlers validate before mutating, so nothing was touched; clear defensively anyway.
-      this.touchedBooks.length = 0;
-      this.touchedWallets.length = 0;
-      this.touchedPos.length = 0;
-      this.touchedPosAcct.length = 0;
+      this.nBooks = 0;
+      this.nWallets = 0;
+      this.nPos = 0;
     }
-    this.ev = [];
     return r;
   }
 
@@ -563,8 +610,11 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
       let sumCost = 0;
       for (const a of this.accounts) {
         for (let side = 0; side < 2; side++) {
-          const p = a.positions.get((ms.idx * 2 + side) * 2 + ci);
-          if (p) {
+          const key = (ms.idx * 2 + side) * 2 + ci;
+          const p = a.positions.get(key);
+          if (p && p.size === 0)
+            a.positions.delete(key); // netted-out entry: nothing to pay
+          else if (p) {
             holders.push({ a, p });
             sumCost += p.cost;
           }
@@ -788,7 +838,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
       return reject('VALIDATION_FAILED', 'flags: at most 8 characters');
     }
     if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
-    if (this.orderIdx.has(c.orderId)) return reject('ALREADY_EXISTS', `order ${c.orderId} exists`);
+    if (this.orderIdx.get(c.orderId) >= 0) return reject('ALREADY_EXISTS', `order ${c.orderId} exists`);
     const coid = c.clientOrderId ?? null;
     if (coid !== null && (typeof coid !== 'string' || coid.length === 0)) {
       return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
@@ -826,8 +876,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     a.available[ci] -= cost + feeCap;
     a.reserved[ci] += cost + feeCap;
     this.touchWallet(a, ci);
+    const emit = this.emitEvents;
     const placedAt = this.ev.length; // OrderPlaced goes first; filled in once the outcome is known
-    this.ev.push(PLACEHOLDER);
+    if (emit) this.ev.push(PLACEHOLDER);
     if (coid !== null) a.clientOrders.set(coid, taker);
 
     let rem = qty;
@@ -845,8 +896,8 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
         const q = TICKS[li];
         let h = b.head[slot];
         while (rem > 0 && h !== NIL) {
-          const mAi = pool.account[h];
-          const makerQty = pool.qty[h];
+          const mAi = pool.i32[h * IW + I_ACCOUNT];
+          const makerQty = pool.f64[h * FW + F_QTY];
           const m = Math.min(rem, makerQty);
           if (nFills === this.fMaker.length) this.growFills();
           this.fMaker[nFills] = h;
@@ -886,12 +937,12 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
           this.addPosition(mk, (mi * 2 + opp) * 2 + ci, m, makerCost, ms);
           this.addPosition(a, takerKey, m, takerCost, ms);
           rem -= m;
-          const next = pool.next[h];
+          const next = pool.i32[h * IW + I_NEXT];
           const left = makerQty - m;
           b.qty[slot] -= m;
-          pool.updatedAt[h] = c.ts;
+          pool.f64[h * FW + F_UPDATED_AT] = c.ts;
           if (left === 0) this.unlink(h, b, slot);
-          else pool.qty[h] = left;
+          else pool.f64[h * FW + F_QTY] = left;
           h = next;
         }
         if (washed || rem === 0) break;
@@ -905,14 +956,24 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
       const outA = ms.outcomes[side];
       const outB = ms.outcomes[opp];
       let filledQty = 0;
+      let washMaker = NIL;
       const feeCoef = live ? this.feeCoefficient : 0;
       for (let i = 0; i < nFills; i++) {
         const h = this.fMaker[i];
         const m = this.fQty[i];
         const q = TICKS[this.fLevel[i]];
         const wash = this.fWash[i] === 1;
+        if (!wash) {
+          filledQty += m;
+          outA.last[c.currency] = ONE - q;
+          outB.last[c.currency] = q;
+        } else {
+          // the maker half of the wash: cancel the resting order (after its fill record below)
+          washMaker = h;
+        }
+        if (!emit) continue;
         const fid = taker + ':' + (i + 1);
-        const mkId = this.accounts[pool.account[h]].id;
+        const mkId = this.accounts[pool.i32[h * IW + I_ACCOUNT]].id;
         const makerFill: Fill = {
           id: fid + ':m',
           seq: this.seq,
@@ -946,17 +1007,10 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
           ts: c.ts,
         };
         this.ev.push({ kind: 'OrderFilled', fill: makerFill }, { kind: 'OrderFilled', fill: takerFill });
-        if (!wash) {
-          filledQty += m;
-          outA.last[c.currency] = ONE - q;
-          outB.last[c.currency] = q;
-        } else {
-          // the maker half of the wash: cancel the resting order
-          this.cancelHandle(h, 'WASH', c.ts);
-        }
       }
+      if (washMaker !== NIL) this.cancelHandle(washMaker, 'WASH', c.ts);
       ms.rec.volume[c.currency] += filledQty;
-      if (feeSoFar > 0) {
+      if (feeSoFar > 0 && emit) {
         this.ev.push({
           kind: 'LedgerEntry',
           accountId: a.id,
@@ -977,17 +1031,17 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     if (rests) {
       const h = pool.alloc();
       pool.ids[h] = taker;
-      pool.book[h] = bi;
-      pool.account[h] = ai;
-      pool.side[h] = side;
-      pool.tif[h] = tifCode;
-      pool.level[h] = TICK_INDEX[tick];
-      pool.qty[h] = rem;
-      pool.originalQty[h] = qty;
-      pool.createdAt[h] = c.ts;
-      pool.updatedAt[h] = c.ts;
-      pool.expiresAt[h] = expiresAt;
-      pool.seqNo[h] = seqNo;
+      pool.i32[h * IW + I_BOOK] = bi;
+      pool.i32[h * IW + I_ACCOUNT] = ai;
+      pool.i32[h * IW + I_SIDE] = side;
+      pool.i32[h * IW + I_TIF] = tifCode;
+      pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick];
+      pool.f64[h * FW + F_QTY] = rem;
+      pool.f64[h * FW + F_ORIGINAL_QTY] = qty;
+      pool.f64[h * FW + F_CREATED_AT] = c.ts;
+      pool.f64[h * FW + F_UPDATED_AT] = c.ts;
+      pool.f64[h * FW + F_EXPIRES_AT] = expiresAt;
+      pool.f64[h * FW + F_SEQ_NO] = seqNo;
       if (c.flags != null) pool.flags.set(h, c.flags);
       if (coid !== null) pool.clientOrderId.set(h, coid);
       this.link(h, b, a);
@@ -995,35 +1049,49 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
         this.expiries.push(expiresAt, seqNo, h);
         this.gttLive++;
       }
-      this.ev[placedAt] = { kind: 'OrderPlaced', order: this.orderRecord(h, 'RESTING') };
+      if (emit) this.ev[placedAt] = { kind: 'OrderPlaced', order: this.orderRecord(h, 'RESTING') };
     } else {
       // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
       if (rem > 0) {
         a.reserved[ci] -= tick * rem * mpt;
         a.available[ci] += tick * rem * mpt;
       }
-      const rec: OrderRecord = {
-        id: taker,
-        accountId: a.id,
-        outcomeId: c.outcomeId,
-        marketId: ms.rec.id,
-        currency: c.currency,
-        price: tick,
-        qty: rem,
-        originalQty: qty,
-        tif: c.tif,
-        expiresAt: expiresAt >= 0 ? expiresAt : null,
-        flags: c.flags ?? null,
-        clientOrderId: coid,
-        status: rem === 0 ? 'FILLED' : 'CANCELED',
-        createdAt: c.ts,
-        updatedAt: c.ts,
-      };
-      this.ev[placedAt] = { kind: 'OrderPlaced', order: rec };
-      if (rem > 0) this.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
+      if (emit) this.placedNotResting(placedAt, c, a, ms, rem, expiresAt, coid, washed);
     }
     if (rests || bookTouched) this.touchBook(bi);
     return this.ok();
+  }
+
+  /** OrderPlaced (and OrderCanceled for a remainder) of an order that did not rest. */
+  private placedNotResting(
+    placedAt: number,
+    c: Cmd<'PlaceOrder'>,
+    a: Account,
+    ms: MarketState,
+    rem: number,
+    expiresAt: number,
+    coid: string | null,
+    washed: boolean,
+  ): void {
+    const rec: OrderRecord = {
+      id: c.orderId,
+      accountId: a.id,
+      outcomeId: c.outcomeId,
+      marketId: ms.rec.id,
+      currency: c.currency,
+      price: c.price,
+      qty: rem,
+      originalQty: c.qty,
+      tif: c.tif,
+      expiresAt: expiresAt >= 0 ? expiresAt : null,
+      flags: c.flags ?? null,
+      clientOrderId: coid,
+      status: rem === 0 ? 'FILLED' : 'CANCELED',
+      createdAt: c.ts,
+      updatedAt: c.ts,
+    };
+    this.ev[placedAt] = { kind: 'OrderPlaced', order: rec };
+    if (rem > 0) this.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
   }
 
   private growFills(): void {
@@ -1043,9 +1111,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   private fillable(b: Book, opp: number, minTick: number, want: number, ai: number): number {
     let got = 0;
     for (let li = b.best[opp]; li >= 0 && TICKS[li] >= minTick; li--) {
-      for (let h = b.head[opp * TICK_COUNT + li]; h !== NIL; h = this.pool.next[h]) {
-        if (this.pool.account[h] === ai) return got;
-        got += this.pool.qty[h];
+      for (let h = b.head[opp * TICK_COUNT + li]; h !== NIL; h = this.pool.i32[h * IW + I_NEXT]) {
+        if (this.pool.i32[h * IW + I_ACCOUNT] === ai) return got;
+        got += this.pool.f64[h * FW + F_QTY];
         if (got >= want) return got;
       }
     }
@@ -1063,7 +1131,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     p.cost += cost;
     this.touchPos(a, p);
     const o = a.positions.get(key ^ 2); // same market and currency, other outcome
-    if (!o) return;
+    if (!o || o.size === 0) return;
     // Netting (DESIGN.md §4): pairs of both outcomes pay exactly one payout, whatever happens, so
     // they are merged and the payout returns to the wallet now. Each side's cost shrinks pro rata.
     const pairs = Math.min(p.size, o.size);
@@ -1075,48 +1143,50 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     ms.collateral[ci] -= pay;
     this.paidOut[ci] += pay;
     this.touchWallet(a, ci);
-    this.ev.push({
-      kind: 'LedgerEntry',
-      accountId: a.id,
-      currency: CURRENCIES[ci],
-      entryKind: 'NET',
-      amount: pay,
-      ref: ms.rec.id,
-    });
+    if (this.emitEvents)
+      this.ev.push({
+        kind: 'LedgerEntry',
+        accountId: a.id,
+        currency: CURRENCIES[ci],
+        entryKind: 'NET',
+        amount: pay,
+        ref: ms.rec.id,
+      });
   }
 
+  /** A position netted to zero keeps its (empty) entry until settlement: no Map churn when an
+   * account keeps trading both sides. Readers skip empty positions. */
   private shrinkPosition(a: Account, x: Pos, pairs: number): void {
     x.cost -= x.size === pairs ? x.cost : mulDivFloor(x.cost, pairs, x.size);
     x.size -= pairs;
     this.touchPos(a, x);
-    if (x.size === 0) a.positions.delete(x.key);
   }
 
   /** Appends a resting order to its level, its account's list and the global list. */
   private link(h: number, b: Book, a: Account): void {
     const pool = this.pool;
-    const slot = pool.side[h] * TICK_COUNT + pool.level[h];
+    const slot = pool.i32[h * IW + I_SIDE] * TICK_COUNT + pool.i32[h * IW + I_LEVEL];
     const t = b.tail[slot];
-    pool.prev[h] = t;
-    pool.next[h] = NIL;
+    pool.i32[h * IW + I_PREV] = t;
+    pool.i32[h * IW + I_NEXT] = NIL;
     if (t === NIL) b.head[slot] = h;
-    else pool.next[t] = h;
+    else pool.i32[t * IW + I_NEXT] = h;
     b.tail[slot] = h;
-    b.qty[slot] += pool.qty[h];
-    const side = pool.side[h];
-    if (pool.level[h] > b.best[side]) b.best[side] = pool.level[h];
+    b.qty[slot] += pool.f64[h * FW + F_QTY];
+    const side = pool.i32[h * IW + I_SIDE];
+    if (pool.i32[h * IW + I_LEVEL] > b.best[side]) b.best[side] = pool.i32[h * IW + I_LEVEL];
 
     const at = a.tail;
-    pool.aPrev[h] = at;
-    pool.aNext[h] = NIL;
+    pool.i32[h * IW + I_APREV] = at;
+    pool.i32[h * IW + I_ANEXT] = NIL;
     if (at === NIL) a.head = h;
-    else pool.aNext[at] = h;
+    else pool.i32[at * IW + I_ANEXT] = h;
     a.tail = h;
 
-    pool.gPrev[h] = this.gTail;
-    pool.gNext[h] = NIL;
+    pool.i32[h * IW + I_GPREV] = this.gTail;
+    pool.i32[h * IW + I_GNEXT] = NIL;
     if (this.gTail === NIL) this.gHead = h;
-    else pool.gNext[this.gTail] = h;
+    else pool.i32[this.gTail * IW + I_GNEXT] = h;
     this.gTail = h;
     this.orderIdx.set(pool.ids[h], h);
   }
@@ -1124,38 +1194,38 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   /** Removes a resting order from every list and frees its handle (level qty is the caller's). */
   private unlink(h: number, b: Book, slot: number): void {
     const pool = this.pool;
-    const p = pool.prev[h];
-    const n = pool.next[h];
+    const p = pool.i32[h * IW + I_PREV];
+    const n = pool.i32[h * IW + I_NEXT];
     if (p === NIL) b.head[slot] = n;
-    else pool.next[p] = n;
+    else pool.i32[p * IW + I_NEXT] = n;
     if (n === NIL) b.tail[slot] = p;
-    else pool.prev[n] = p;
+    else pool.i32[n * IW + I_PREV] = p;
     if (b.head[slot] === NIL) {
       b.qty[slot] = 0;
-      const side = pool.side[h];
-      if (b.best[side] === pool.level[h]) {
-        let li = pool.level[h] - 1;
+      const side = pool.i32[h * IW + I_SIDE];
+      if (b.best[side] === pool.i32[h * IW + I_LEVEL]) {
+        let li = pool.i32[h * IW + I_LEVEL] - 1;
         const base = side * TICK_COUNT;
         while (li >= 0 && b.head[base + li] === NIL) li--;
         b.best[side] = li;
       }
     }
-    const a = this.accounts[pool.account[h]];
-    const ap = pool.aPrev[h];
-    const an = pool.aNext[h];
+    const a = this.accounts[pool.i32[h * IW + I_ACCOUNT]];
+    const ap = pool.i32[h * IW + I_APREV];
+    const an = pool.i32[h * IW + I_ANEXT];
     if (ap === NIL) a.head = an;
-    else pool.aNext[ap] = an;
+    else pool.i32[ap * IW + I_ANEXT] = an;
     if (an === NIL) a.tail = ap;
-    else pool.aPrev[an] = ap;
+    else pool.i32[an * IW + I_APREV] = ap;
 
-    const gp = pool.gPrev[h];
-    const gn = pool.gNext[h];
+    const gp = pool.i32[h * IW + I_GPREV];
+    const gn = pool.i32[h * IW + I_GNEXT];
     if (gp === NIL) this.gHead = gn;
-    else pool.gNext[gp] = gn;
+    else pool.i32[gp * IW + I_GNEXT] = gn;
     if (gn === NIL) this.gTail = gp;
-    else pool.gPrev[gn] = gp;
+    else pool.i32[gn * IW + I_GPREV] = gp;
 
-    if (pool.expiresAt[h] >= 0) this.gttLive--;
+    if (pool.f64[h * FW + F_EXPIRES_AT] >= 0) this.gttLive--;
     this.orderIdx.delete(pool.ids[h]);
     pool.release(h);
   }
@@ -1163,22 +1233,22 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   /** Cancels a resting order: releases its collateral, emits OrderCanceled, frees the handle. */
   private cancelHandle(h: number, reason: CancelReason, ts: number): void {
     const pool = this.pool;
-    const bi = pool.book[h];
+    const bi = pool.i32[h * IW + I_BOOK];
     const ci = bi & 1;
     const b = this.books[bi]!;
-    const slot = pool.side[h] * TICK_COUNT + pool.level[h];
-    const qty = pool.qty[h];
-    const a = this.accounts[pool.account[h]];
-    const release = TICKS[pool.level[h]] * qty * MONEY_PER_TICK_MCU[ci];
+    const slot = pool.i32[h * IW + I_SIDE] * TICK_COUNT + pool.i32[h * IW + I_LEVEL];
+    const qty = pool.f64[h * FW + F_QTY];
+    const a = this.accounts[pool.i32[h * IW + I_ACCOUNT]];
+    const release = TICKS[pool.i32[h * IW + I_LEVEL]] * qty * MONEY_PER_TICK_MCU[ci];
     a.reserved[ci] -= release;
     a.available[ci] += release;
     this.touchWallet(a, ci);
-    pool.updatedAt[h] = ts;
-    const rec = this.orderRecord(h, 'CANCELED');
+    pool.f64[h * FW + F_UPDATED_AT] = ts;
+    if (this.emitEvents)
+      this.ev.push({ kind: 'OrderCanceled', order: this.orderRecord(h, 'CANCELED'), reason });
     b.qty[slot] -= qty;
     this.unlink(h, b, slot);
     this.touchBook(bi);
-    this.ev.push({ kind: 'OrderCanceled', order: rec, reason });
   }
 
   private cancelMarketOrders(mi: number, ts: number): void {
@@ -1197,7 +1267,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const ai = this.accountIdx.get(accountId);
     if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
     const h = this.orderIdx.get(orderId);
-    if (h === undefined || this.pool.account[h] !== ai) return reject('ORDER_NOT_FOUND');
+    if (h < 0 || this.pool.i32[h * IW + I_ACCOUNT] !== ai) return reject('ORDER_NOT_FOUND');
     return { ai, h };
   }
 
@@ -1221,11 +1291,11 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     else if (c.scope === 'event') {
       const ev = c.scopeId === undefined ? undefined : this.eventMap.get(c.scopeId);
       if (!ev) return reject('EVENT_NOT_FOUND');
-      inScope = (h) => this.markets[this.pool.book[h] >> 1].event === ev;
+      inScope = (h) => this.markets[this.pool.i32[h * IW + I_BOOK] >> 1].event === ev;
     } else if (c.scope === 'market') {
       const mi = c.scopeId === undefined ? undefined : this.marketIdx.get(c.scopeId);
       if (mi === undefined) return reject('MARKET_NOT_FOUND');
-      inScope = (h) => this.pool.book[h] >> 1 === mi;
+      inScope = (h) => this.pool.i32[h * IW + I_BOOK] >> 1 === mi;
     } else return reject('VALIDATION_FAILED', 'scope: all, event or market');
     if (c.orderIds !== undefined && !Array.isArray(c.orderIds))
       return reject('VALIDATION_FAILED', 'orderIds: array');
@@ -1233,11 +1303,12 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     if (c.orderIds) {
       for (const id of c.orderIds) {
         const h = this.orderIdx.get(id);
-        if (h !== undefined && this.pool.account[h] === ai && inScope(h)) this.cancelHandle(h, 'USER', c.ts);
+        if (h >= 0 && this.pool.i32[h * IW + I_ACCOUNT] === ai && inScope(h))
+          this.cancelHandle(h, 'USER', c.ts);
       }
     } else {
       for (let h = a.head; h !== NIL; ) {
-        const n = this.pool.aNext[h];
+        const n = this.pool.i32[h * IW + I_ANEXT];
         if (inScope(h)) this.cancelHandle(h, 'USER', c.ts);
         h = n;
       }
@@ -1250,7 +1321,8 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const pool = this.pool;
     while (this.expiries.peekTime() <= c.ts) {
       const [s, h] = this.expiries.pop();
-      if (pool.qty[h] > 0 && pool.seqNo[h] === s) this.cancelHandle(h, 'EXPIRED', c.ts);
+      if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === s)
+        this.cancelHandle(h, 'EXPIRED', c.ts);
     }
     // Stale heap entries (cancelled or filled GTT orders) are compacted when they dominate.
     if (this.expiries.length > 1024 && this.expiries.length > 4 * this.gttLive) this.rebuildExpiries();
@@ -1269,9 +1341,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     this.expiries.clear();
     this.gttLive = 0;
     const pool = this.pool;
-    for (let h = this.gHead; h !== NIL; h = pool.gNext[h]) {
-      if (pool.expiresAt[h] >= 0) {
-        this.expiries.push(pool.expiresAt[h], pool.seqNo[h], h);
+    for (let h = this.gHead; h !== NIL; h = pool.i32[h * IW + I_GNEXT]) {
+      if (pool.f64[h * FW + F_EXPIRES_AT] >= 0) {
+        this.expiries.push(pool.f64[h * FW + F_EXPIRES_AT], pool.f64[h * FW + F_SEQ_NO], h);
         this.gttLive++;
       }
     }
@@ -1282,28 +1354,39 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   private touchBook(bi: number): void {
     if (this.bookStamp[bi] !== this.stamp) {
       this.bookStamp[bi] = this.stamp;
-      this.touchedBooks.push(bi);
+      this.touchedBooks[this.nBooks++] = bi;
     }
   }
 
   private touchWallet(a: Account, ci: number): void {
     if (a.walletStamp[ci] !== this.stamp) {
       a.walletStamp[ci] = this.stamp;
-      this.touchedWallets.push(a.idx * 2 + ci);
+      this.touchedWallets[this.nWallets++] = a.idx * 2 + ci;
     }
   }
 
   private touchPos(a: Account, p: Pos): void {
     if (p.stamp !== this.stamp) {
       p.stamp = this.stamp;
-      this.touchedPos.push(p);
-      this.touchedPosAcct.push(a.idx);
+      this.touchedPos[this.nPos] = p;
+      this.touchedPosAcct[this.nPos++] = a.idx;
     }
   }
 
   /** Emits one BookChanged / WalletChanged / PositionChanged per thing touched, after the rest. */
   private flushTouched(): void {
-    for (const bi of this.touchedBooks) {
+    const nb = this.nBooks;
+    const nw = this.nWallets;
+    const np = this.nPos;
+    this.nBooks = 0;
+    this.nWallets = 0;
+    this.nPos = 0;
+    if (!this.emitEvents) {
+      for (let i = 0; i < nb; i++) this.bookSeqs[this.touchedBooks[i]]++;
+      return;
+    }
+    for (let i = 0; i < nb; i++) {
+      const bi = this.touchedBooks[i];
       this.bookSeqs[bi]++;
       this.ev.push({
         kind: 'BookChanged',
@@ -1311,47 +1394,44 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
         currency: CURRENCIES[bi & 1],
       });
     }
-    for (const w of this.touchedWallets) {
+    for (let i = 0; i < nw; i++) {
+      const w = this.touchedWallets[i];
       this.ev.push({
         kind: 'WalletChanged',
         accountId: this.accounts[w >> 1].id,
         currency: CURRENCIES[w & 1],
       });
     }
-    for (let i = 0; i < this.touchedPos.length; i++) {
+    for (let i = 0; i < np; i++) {
       this.ev.push({
         kind: 'PositionChanged',
         position: this.positionRecord(this.accounts[this.touchedPosAcct[i]], this.touchedPos[i]),
       });
     }
-    this.touchedBooks.length = 0;
-    this.touchedWallets.length = 0;
-    this.touchedPos.length = 0;
-    this.touchedPosAcct.length = 0;
   }
 
   // ================================================================== materialization
 
   private orderRecord(h: number, status: OrderStatus): OrderRecord {
     const pool = this.pool;
-    const ms = this.markets[pool.book[h] >> 1];
-    const exp = pool.expiresAt[h];
+    const ms = this.markets[pool.i32[h * IW + I_BOOK] >> 1];
+    const exp = pool.f64[h * FW + F_EXPIRES_AT];
     return {
       id: pool.ids[h],
-      accountId: this.accounts[pool.account[h]].id,
-      outcomeId: ms.outcomes[pool.side[h]].id,
+      accountId: this.accounts[pool.i32[h * IW + I_ACCOUNT]].id,
+      outcomeId: ms.outcomes[pool.i32[h * IW + I_SIDE]].id,
       marketId: ms.rec.id,
-      currency: CURRENCIES[pool.book[h] & 1],
-      price: TICKS[pool.level[h]],
-      qty: pool.qty[h],
-      originalQty: pool.originalQty[h],
-      tif: TIF_CODES[pool.tif[h]] as TimeInForce,
+      currency: CURRENCIES[pool.i32[h * IW + I_BOOK] & 1],
+      price: TICKS[pool.i32[h * IW + I_LEVEL]],
+      qty: pool.f64[h * FW + F_QTY],
+      originalQty: pool.f64[h * FW + F_ORIGINAL_QTY],
+      tif: TIF_CODES[pool.i32[h * IW + I_TIF]] as TimeInForce,
       expiresAt: exp >= 0 ? exp : null,
       flags: pool.flags.get(h) ?? null,
       clientOrderId: pool.clientOrderId.get(h) ?? null,
       status,
-      createdAt: pool.createdAt[h],
-      updatedAt: pool.updatedAt[h],
+      createdAt: pool.f64[h * FW + F_CREATED_AT],
+      updatedAt: pool.f64[h * FW + F_UPDATED_AT],
     };
   }
 
@@ -1437,7 +1517,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const side = ref & 1;
     const out: OrderRecord[] = [];
     for (let li = b.best[side]; li >= 0; li--) {
-      for (let h = b.head[side * TICK_COUNT + li]; h !== NIL; h = this.pool.next[h]) {
+      for (let h = b.head[side * TICK_COUNT + li]; h !== NIL; h = this.pool.i32[h * IW + I_NEXT]) {
         out.push(this.orderRecord(h, 'RESTING'));
       }
     }
@@ -1470,15 +1550,15 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     if (ai === undefined) return [];
     const out: OrderRecord[] = [];
     const want = currency === undefined ? -1 : CUR_INDEX[currency];
-    for (let h = this.accounts[ai].head; h !== NIL; h = this.pool.aNext[h]) {
-      if (want < 0 || (this.pool.book[h] & 1) === want) out.push(this.orderRecord(h, 'RESTING'));
+    for (let h = this.accounts[ai].head; h !== NIL; h = this.pool.i32[h * IW + I_ANEXT]) {
+      if (want < 0 || (this.pool.i32[h * IW + I_BOOK] & 1) === want) out.push(this.orderRecord(h, 'RESTING'));
     }
     return out;
   }
 
   order(orderId: Id): OrderRecord | undefined {
     const h = this.orderIdx.get(orderId);
-    return h === undefined ? undefined : this.orderRecord(h, 'RESTING');
+    return h < 0 ? undefined : this.orderRecord(h, 'RESTING');
   }
 
   positions(accountId: Id, currency?: Currency): Position[] {
@@ -1487,8 +1567,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const a = this.accounts[ai];
     const want = currency === undefined ? -1 : CUR_INDEX[currency];
     const out: Position[] = [];
-    for (const p of a.positions.values())
-      if (want < 0 || (p.key & 1) === want) out.push(this.positionRecord(a, p));
+    for (const p of a.positions.values()) {
+      if (p.size > 0 && (want < 0 || (p.key & 1) === want)) out.push(this.positionRecord(a, p));
+    }
     return out;
   }
 
@@ -1506,7 +1587,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const pool = this.pool;
     while (this.expiries.length > 0) {
       const [s, h] = this.expiries.peekEntry();
-      if (pool.qty[h] > 0 && pool.seqNo[h] === s) break;
+      if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === s) break;
       this.expiries.pop();
     }
     let t = this.expiries.peekTime();
@@ -1574,9 +1655,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     if (ai === undefined) return 0;
     const ci = CUR_INDEX[currency];
     let sum = 0;
-    for (let h = this.accounts[ai].head; h !== NIL; h = this.pool.aNext[h]) {
-      if ((this.pool.book[h] & 1) === ci)
-        sum += bidCost(TICKS[this.pool.level[h]], this.pool.qty[h], currency);
+    for (let h = this.accounts[ai].head; h !== NIL; h = this.pool.i32[h * IW + I_ANEXT]) {
+      if ((this.pool.i32[h * IW + I_BOOK] & 1) === ci)
+        sum += bidCost(TICKS[this.pool.i32[h * IW + I_LEVEL]], this.pool.f64[h * FW + F_QTY], currency);
     }
     return sum;
   }
@@ -1626,19 +1707,19 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     }
     const pool = this.pool;
     w.u32(pool.size);
-    for (let h = this.gHead; h !== NIL; h = pool.gNext[h]) {
+    for (let h = this.gHead; h !== NIL; h = pool.i32[h * IW + I_GNEXT]) {
       w.str(pool.ids[h]);
-      w.u32(pool.account[h]);
-      w.u32(pool.book[h]);
-      w.u8(pool.side[h]);
-      w.u8(pool.tif[h]);
-      w.u32(pool.level[h]);
-      w.f64(pool.qty[h]);
-      w.f64(pool.originalQty[h]);
-      w.f64(pool.createdAt[h]);
-      w.f64(pool.updatedAt[h]);
-      w.f64(pool.expiresAt[h]);
-      w.f64(pool.seqNo[h]);
+      w.u32(pool.i32[h * IW + I_ACCOUNT]);
+      w.u32(pool.i32[h * IW + I_BOOK]);
+      w.u8(pool.i32[h * IW + I_SIDE]);
+      w.u8(pool.i32[h * IW + I_TIF]);
+      w.u32(pool.i32[h * IW + I_LEVEL]);
+      w.f64(pool.f64[h * FW + F_QTY]);
+      w.f64(pool.f64[h * FW + F_ORIGINAL_QTY]);
+      w.f64(pool.f64[h * FW + F_CREATED_AT]);
+      w.f64(pool.f64[h * FW + F_UPDATED_AT]);
+      w.f64(pool.f64[h * FW + F_EXPIRES_AT]);
+      w.f64(pool.f64[h * FW + F_SEQ_NO]);
       w.strOrNull(pool.flags.get(h));
       w.strOrNull(pool.clientOrderId.get(h));
     }
@@ -1649,7 +1730,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   restore(bytes: Uint8Array): void {
     const r = new BinReader(bytes);
     if (r.str() !== SNAPSHOT_MAGIC) throw new Error('not an exchange snapshot');
-    const fresh = new Exchange();
+    const fresh = new Exchange({ events: this.emitEvents });
     fresh._lastSeq = r.f64();
     fresh._catalogVersion = r.f64();
     fresh.feePpm = r.f64();
@@ -1713,25 +1794,26 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     while (cap < nOrd) cap *= 2;
     const pool = new OrderPool(cap);
     fresh.pool = pool;
+    fresh.orderIdx = new IdIndex(pool.ids);
     for (let i = 0; i < nOrd; i++) {
       const h = pool.alloc();
       pool.ids[h] = r.str();
-      pool.account[h] = r.u32();
-      pool.book[h] = r.u32();
-      pool.side[h] = r.u8();
-      pool.tif[h] = r.u8();
-      pool.level[h] = r.u32();
-      pool.qty[h] = r.f64();
-      pool.originalQty[h] = r.f64();
-      pool.createdAt[h] = r.f64();
-      pool.updatedAt[h] = r.f64();
-      pool.expiresAt[h] = r.f64();
-      pool.seqNo[h] = r.f64();
+      pool.i32[h * IW + I_ACCOUNT] = r.u32();
+      pool.i32[h * IW + I_BOOK] = r.u32();
+      pool.i32[h * IW + I_SIDE] = r.u8();
+      pool.i32[h * IW + I_TIF] = r.u8();
+      pool.i32[h * IW + I_LEVEL] = r.u32();
+      pool.f64[h * FW + F_QTY] = r.f64();
+      pool.f64[h * FW + F_ORIGINAL_QTY] = r.f64();
+      pool.f64[h * FW + F_CREATED_AT] = r.f64();
+      pool.f64[h * FW + F_UPDATED_AT] = r.f64();
+      pool.f64[h * FW + F_EXPIRES_AT] = r.f64();
+      pool.f64[h * FW + F_SEQ_NO] = r.f64();
       const f = r.strOrNull();
       if (f !== null) pool.flags.set(h, f);
       const co = r.strOrNull();
       if (co !== null) pool.clientOrderId.set(h, co);
-      fresh.link(h, fresh.book(pool.book[h]), fresh.accounts[pool.account[h]]);
+      fresh.link(h, fresh.book(pool.i32[h * IW + I_BOOK]), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]]);
     }
     if (!r.done()) throw new Error('snapshot has trailing bytes');
     fresh.rebuildExpiries();

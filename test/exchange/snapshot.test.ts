@@ -12,7 +12,13 @@ function busy(): Exchange {
   ok(x.apply(bid('carol', 'M2-a', 300, 10, { orderId: 'b3', tif: 'GTT', ttl: 50, ts: T0 + 1 })));
   ok(x.apply(bid('carol', 'M2-a', 300, 10, { orderId: 'b4', tif: 'GTT', ttl: 20, ts: T0 + 1 })));
   ok(x.apply(bid('alice', 'M2-b', 400, 7, { orderId: 'b5', ts: T0 + 1, currency: 'COIN' })));
-  ok(x.apply({ type: 'SetLock', ts: T0, lock: { id: 'L', eventId: 'E1', reason: 'r', createdAt: T0, expiresAt: T0 + 30 } }));
+  ok(
+    x.apply({
+      type: 'SetLock',
+      ts: T0,
+      lock: { id: 'L', eventId: 'E1', reason: 'r', createdAt: T0, expiresAt: T0 + 30 },
+    }),
+  );
   ok(x.apply({ type: 'SetFeeCoefficient', ts: T0, coefficient: 0.05 }));
   return x;
 }
@@ -75,8 +81,10 @@ describe('snapshot / restore / hash', () => {
 
   test('queue order survives restore even after handles were recycled', () => {
     const x = setup();
-    for (let i = 0; i < 20; i++) ok(x.apply(bid(i % 2 ? 'alice' : 'bob', 'M1-a', 400, 1 + i, { orderId: `q${i}` })));
-    for (let i = 0; i < 20; i += 3) ok(x.apply({ type: 'CancelOrder', ts: T0, accountId: i % 2 ? 'alice' : 'bob', orderId: `q${i}` }));
+    for (let i = 0; i < 20; i++)
+      ok(x.apply(bid(i % 2 ? 'alice' : 'bob', 'M1-a', 400, 1 + i, { orderId: `q${i}` })));
+    for (let i = 0; i < 20; i += 3)
+      ok(x.apply({ type: 'CancelOrder', ts: T0, accountId: i % 2 ? 'alice' : 'bob', orderId: `q${i}` }));
     for (let i = 20; i < 26; i++) ok(x.apply(bid('carol', 'M1-a', 400, 1, { orderId: `q${i}` })));
     const y = new Exchange();
     y.restore(x.snapshot());
@@ -101,7 +109,9 @@ describe('snapshot / restore / hash', () => {
     const x = setup();
     ok(x.apply({ type: 'Deposit', ts: T0, accountId: 'alice', currency: 'CASH', amount: 1e12 }));
     for (let i = 0; i < 100_000; i++) {
-      const c = bid('alice', i % 2 ? 'M1-a' : 'M2-b', 100 + 5 * (i % 70), 1 + (i % 9), { orderId: `bulk-${i}` });
+      const c = bid('alice', i % 2 ? 'M1-a' : 'M2-b', 100 + 5 * (i % 70), 1 + (i % 9), {
+        orderId: `bulk-${i}`,
+      });
       if (!x.apply(c).ok) assert.fail('bulk order rejected');
     }
     const y = new Exchange();

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { IdIndex } from '../../src/exchange/id-index.ts';
+
+test('IdIndex behaves like a Map under random inserts and deletes (growth, backward-shift deletion)', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3000 })), { maxLength: 4000 }),
+      (ops) => {
+        const keys: string[] = [];
+        const idx = new IdIndex(keys);
+        const ref = new Map<string, number>();
+        for (const [add, k] of ops) {
+          const id = `id-${k}`;
+          if (add && !ref.has(id)) {
+            const h = keys.length;
+            keys.push(id);
+            idx.set(id, h);
+            ref.set(id, h);
+          } else if (!add) {
+            // lookups and deletes use a distinct string object with the same content, like JSON input
+            const probe = ` ${id}`.slice(1);
+            assert.equal(idx.delete(probe), ref.delete(probe));
+          }
+        }
+        assert.equal(idx.size, ref.size);
+        for (const [id, h] of ref) assert.equal(idx.get(id), h);
+        assert.equal(idx.get('absent'), -1);
+      },
+    ),
+    { numRuns: 40, seed: 7 },
+  );
+});
