@@ -3,26 +3,39 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { listSnapshots, readJournal, readSnapshot } from '../../src/journal/journal-store.ts';
 import { recover } from '../../src/journal/recover.ts';
 import { type CommittedBatch, Sequencer, SequencerStoppedError } from '../../src/journal/sequencer.ts';
-import type { Queryable, Store } from '../../src/store/types.ts';
+import type { Queryable, QueryResult, Store } from '../../src/store/types.ts';
 import { openTestStore, type TestStore } from '../helpers/store.ts';
 import { type LedgerCmd, LedgerMachine, type LedgerResult, ledgerAccepted } from './ledger-machine.ts';
 
-/** Counts transactions and can be told to fail the next ones (a lost database). */
+/** Counts journal appends (one statement per group commit) and can fail them (a lost database). */
 function instrumented(inner: Store): Store & { txCount: number; failFrom: number } {
+  const count = (sql: string): Error | undefined => {
+    if (!/^\s*INSERT INTO journal/.test(sql)) return undefined;
+    s.txCount++;
+    return s.txCount >= s.failFrom ? new Error('connection lost') : undefined;
+  };
   const s = {
     kind: inner.kind,
     txCount: 0,
     failFrom: Number.POSITIVE_INFINITY,
-    query: inner.query.bind(inner),
     exec: inner.exec.bind(inner),
     migrate: inner.migrate.bind(inner),
     appliedMigrations: inner.appliedMigrations.bind(inner),
     ping: inner.ping.bind(inner),
     close: inner.close.bind(inner),
+    query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      const err = count(sql);
+      return err === undefined ? inner.query<T>(sql, params) : Promise.reject(err);
+    },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      s.txCount++;
-      if (s.txCount >= s.failFrom) return Promise.reject(new Error('connection lost'));
-      return inner.transaction(fn);
+      return inner.transaction((tx) =>
+        fn({
+          query<U>(sql: string, params?: readonly unknown[]): Promise<QueryResult<U>> {
+            const err = count(sql);
+            return err === undefined ? tx.query<U>(sql, params) : Promise.reject(err);
+          },
+        }),
+      );
     },
   };
   return s;
@@ -285,5 +298,36 @@ describe('Sequencer', () => {
         [3, 100],
       ],
     );
+  });
+  test('inTransaction writes commit with the journal rows, and a failing one rolls them back (fail-stop)', async () => {
+    await store.exec('CREATE TABLE IF NOT EXISTS seq_side (seq bigint PRIMARY KEY)');
+    await store.exec('TRUNCATE seq_side');
+    let fail = false;
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(
+      new LedgerMachine(),
+      ledgerAccepted,
+      store,
+      Date.now,
+      {
+        inTransaction: async (tx, b) => {
+          for (let q = b.firstSeq; q <= b.lastSeq; q++)
+            await tx.query('INSERT INTO seq_side (seq) VALUES ($1)', [q]);
+          if (fail) throw new Error('history write failed');
+        },
+      },
+    );
+    await seqr.submitMany([
+      { type: 'Add', key: 'a', n: 1 },
+      { type: 'Add', key: 'a', n: 2 },
+    ]);
+    const side = await store.query<{ seq: number }>('SELECT seq FROM seq_side ORDER BY seq');
+    assert.deepEqual(
+      side.rows.map((r) => r.seq),
+      [1, 2],
+    );
+    fail = true;
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 3 }), SequencerStoppedError);
+    assert.equal((await readJournal(store, 0, 10)).length, 2);
+    assert.equal((await store.query('SELECT seq FROM seq_side')).rows.length, 2);
   });
 });
