@@ -37,6 +37,11 @@ export interface SequencerOptions<C = unknown, R = unknown> {
   /** Seq of the newest stored snapshot (from recover()), so the next one is due on time. */
   lastSnapshotSeq?: number;
   /**
+   * Extra milliseconds a batch waits for more commands before its commit starts
+   * (GROUP_COMMIT_MAX_WAIT_MS); 0 waits only for one turn of the event loop.
+   */
+  gatherMs?: number;
+  /**
    * Extra writes made inside each journal transaction, after the journal rows (the SQL history
    * read model): they commit or roll back together with the commands that produced them.
    */
@@ -92,6 +97,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private lastSnapshotSeq: number;
   private snapshotWrite: Promise<void> | undefined;
   private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
+  private readonly gatherMs: number;
 
   constructor(
     private readonly machine: StateMachine<C, R>,
@@ -108,6 +114,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     this.maxBatch = options.maxBatch ?? 10_000;
     this.lastSnapshotSeq = options.lastSnapshotSeq ?? this.seq;
     this.inTransaction = options.inTransaction;
+    this.gatherMs = options.gatherMs ?? 0;
   }
 
   /** Highest seq known durable: a read model holding version <= committedSeq shows durable state. */
@@ -255,6 +262,13 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     return { result, pending };
   }
 
+  private gatherDelay(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.gatherMs > 0) setTimeout(resolve, this.gatherMs);
+      else setImmediate(resolve);
+    });
+  }
+
   private kick(): void {
     if (this.committing || this.pending.length === 0 || this.stopError !== undefined) return;
     this.committing = true;
@@ -263,6 +277,12 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
 
   private async commitLoop(): Promise<void> {
     while (this.pending.length > 0 && this.stopError === undefined) {
+      // Let the event loop's poll phase run before forming the batch: requests that arrived while
+      // the previous commit ran are read and applied now and join this commit. Without it, an
+      // embedded store whose queries run on this thread (PGlite) blocks reading during a commit,
+      // and the next commit would start with the one command that got in: batches of 1.
+      await this.gatherDelay();
+      if (this.stopError !== undefined) break;
       const batch =
         this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
       this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);

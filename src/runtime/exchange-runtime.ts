@@ -88,6 +88,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const exchange = rec.machine;
     const sequencer = new Sequencer<Command, CommandResult>(exchange, (r) => r.ok, store, clock, {
       snapshotEvery: config.snapshotEvery,
+      gatherMs: config.groupCommitMaxWaitMs,
       lastSeq: rec.lastSeq,
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,

@@ -98,8 +98,10 @@ describe('Sequencer', () => {
       Array.from({ length: 300 }, (_, i) => seqr.submit({ type: 'Add', key: `k${i % 7}`, n: i + 1 })),
     );
     assert.equal(results.length, 300);
+    // The commit loop lets the event loop turn before forming a batch, so a burst submitted in
+    // one tick shares a single commit.
     assert.ok(inner.txCount < 300, `expected fewer commits than commands, got ${inner.txCount}`);
-    assert.ok(inner.txCount >= 2);
+    assert.ok(inner.txCount >= 1);
     assert.equal(
       batches.reduce((n, b) => n + b.commands.length, 0),
       300,
@@ -195,7 +197,9 @@ describe('Sequencer', () => {
 
   test('fail-stop: a state machine that throws stops the sequencer', async () => {
     const seqr = new Sequencer<LedgerCmd, LedgerResult>(new LedgerMachine(), ledgerAccepted, store);
-    const inFlight = seqr.submit({ type: 'Add', key: 'a', n: 1 }); // its commit starts at once
+    const inFlight = seqr.submit({ type: 'Add', key: 'a', n: 1 });
+    // One turn of the event loop: the commit loop forms its batch and starts the commit.
+    await new Promise((r) => setImmediate(r));
     const waiting = seqr.submit({ type: 'Add', key: 'a', n: 2 }); // waits for the next commit
     await assert.rejects(seqr.submit({ type: 'Boom' }), SequencerStoppedError);
     // The command whose commit was already under way was applied before the fault: it is durable
