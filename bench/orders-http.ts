@@ -5,13 +5,13 @@
 //
 //   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PostgresStore } from '../src/store/postgres-store.ts';
+import { bootChild, fetchToken, httpCall } from '../test/helpers/child-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,46 +26,14 @@ const CONNECTIONS = Number(values.connections);
 const child = fileURLToPath(new URL('./lib/server-child.ts', import.meta.url));
 const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
 
-async function boot(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /READY (\S+)/.exec(buf);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (c) => reject(new Error(`server exited (${c})`)));
-  });
-  return { proc, url };
-}
+const boot = (env: Record<string, string>) => bootChild(child, env);
 
 async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
-  const r = await fetch(url + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const t = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${t}`);
-  return t ? JSON.parse(t) : undefined;
+  const r = await httpCall(url, method, path, token, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
 }
-
-async function token(url: string, id: string, secret: string): Promise<string> {
-  return (
-    await call(url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: id,
-      client_secret: secret,
-    })
-  ).access_token;
-}
+const token = fetchToken;
 
 /** A game with 10 moneyline markets and two richly funded traders. */
 async function setup(url: string) {
@@ -163,16 +131,25 @@ async function load(url: string, ctx: { outcomes: string[][]; tokens: string[] }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(label: string, env: Record<string, string>, real: boolean): Promise<Row> {
+/**
+ * Median over RUNS runs, each on a fresh server: `prepare` gives the run its environment (a new
+ * data directory or schema, so every run starts from an empty book) and a cleanup.
+ */
+async function measure(
+  label: string,
+  prepare: (run: number) => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>,
+  real: boolean,
+): Promise<Row> {
   const rows: Row[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const { proc, url } = await boot(env);
+    const { env, cleanup } = await prepare(i);
+    const { proc, url, exited } = await boot(env);
     try {
-      const ctx = real ? await setup(url) : null;
-      rows.push(await load(url, ctx));
+      rows.push(await load(url, real ? await setup(url) : null));
     } finally {
       proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
+      await exited;
+      await cleanup();
     }
   }
   return {
@@ -192,72 +169,63 @@ const base = {
   TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
   TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
   KEY_ENCRYPTION_SECRET: 'bench',
+  DATABASE_URL: '',
 };
+const tmp = fileURLToPath(new URL(`../.tmp/bench-orders-${randomBytes(4).toString('hex')}`, import.meta.url));
+const freshDir = (i: number) => {
+  const d = `${tmp}/${i}`;
+  mkdirSync(d, { recursive: true });
+  return d;
+};
+const noCleanup = async () => {};
+
 const results: Row[] = [];
-results.push(await measure('bare Fastify route (baseline)', { ...base, BARE: '1' }, false));
-
-const dir = fileURLToPath(new URL(`../.tmp/bench-orders-${randomBytes(4).toString('hex')}`, import.meta.url));
-mkdirSync(dir, { recursive: true });
-try {
-  // A fresh data directory per run: each run starts from an empty book.
-  const rows: Row[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const d = `${dir}/${i}`;
-    const saveRuns = RUNS;
-    rows.push(
-      await (async () => {
-        const { proc, url } = await boot({ ...base, DATA_DIR: d, DATABASE_URL: '' });
-        try {
-          return await load(url, await setup(url));
-        } finally {
-          proc.kill('SIGTERM');
-          await new Promise((r) => proc.once('exit', r));
-          void saveRuns;
-        }
-      })(),
-    );
-  }
-  results.push({
-    target: 'Tickbook, embedded store (PGlite)',
-    reqPerSec: median(rows.map((r) => r.reqPerSec)),
-    p50: median(rows.map((r) => r.p50)),
-    p99: median(rows.map((r) => r.p99)),
-    non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
-  });
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
+results.push(
+  await measure(
+    'bare Fastify route (baseline)',
+    async () => ({ env: { ...base, BARE: '1' }, cleanup: noCleanup }),
+    false,
+  ),
+);
+results.push(
+  await measure(
+    'Tickbook, embedded store (PGlite)',
+    async (i) => {
+      const d = freshDir(i);
+      return {
+        env: { ...base, DATA_DIR: d },
+        cleanup: async () => rmSync(d, { recursive: true, force: true }),
+      };
+    },
+    true,
+  ),
+);
 if (process.env.DATABASE_URL) {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = await PostgresStore.open(process.env.DATABASE_URL, 1);
-  const rows: Row[] = [];
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-      const u = new URL(process.env.DATABASE_URL);
-      u.searchParams.set('options', `-c search_path=${schema}`);
-      const { proc, url } = await boot({ ...base, DATA_DIR: `${dir}-pg`, DATABASE_URL: u.toString() });
-      try {
-        rows.push(await load(url, await setup(url)));
-      } finally {
-        proc.kill('SIGTERM');
-        await new Promise((r) => proc.once('exit', r));
-      }
-    }
-  } finally {
-    await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.close();
-    rmSync(`${dir}-pg`, { recursive: true, force: true });
-  }
-  results.push({
-    target: 'Tickbook, PostgreSQL',
-    reqPerSec: median(rows.map((r) => r.reqPerSec)),
-    p50: median(rows.map((r) => r.p50)),
-    p99: median(rows.map((r) => r.p99)),
-    non2xx: rows.reduce((s, r) => s + r.non2xx, 0),
-  });
+  const pgUrl = process.env.DATABASE_URL;
+  results.push(
+    await measure(
+      'Tickbook, PostgreSQL',
+      async (i) => {
+        const schema = `bench_${randomBytes(4).toString('hex')}`;
+        const admin = await PostgresStore.open(pgUrl, 1);
+        await admin.exec(`CREATE SCHEMA ${schema}`);
+        const u = new URL(pgUrl);
+        u.searchParams.set('options', `-c search_path=${schema}`);
+        const d = freshDir(100 + i);
+        return {
+          env: { ...base, DATA_DIR: d, DATABASE_URL: u.toString() },
+          cleanup: async () => {
+            await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+            await admin.close();
+            rmSync(d, { recursive: true, force: true });
+          },
+        };
+      },
+      true,
+    ),
+  );
 }
+rmSync(tmp, { recursive: true, force: true });
 
 const bare = results[0]!.reqPerSec;
 console.log(`\nDurable order placement, ${CONNECTIONS} connections, ${SECONDS} s × ${RUNS} runs (medians)\n`);

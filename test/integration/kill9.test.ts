@@ -6,9 +6,10 @@
 // KILL9_CYCLES sets the number of cycles (5 by default, CI).
 
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { bootChild, fetchToken, httpCall } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -24,48 +25,9 @@ function rng(seed: number): () => number {
   };
 }
 
-async function boot(
-  env: Record<string, string>,
-): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((res) => proc.once('exit', res));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /READY (\S+)/.exec(buf);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
-  });
-  return { proc, url, exited };
-}
-
-async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
-  const r = await fetch(url + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function token(url: string, id: string, secret: string): Promise<string> {
-  const r = await call(url, 'POST', '/nbx/v1/auth/emm-token', null, {
-    grant_type: 'client_credentials',
-    client_id: id,
-    client_secret: secret,
-  });
-  assert.equal(r.status, 200);
-  return r.body.access_token;
-}
+const boot = (env: Record<string, string>) => bootChild(child, env);
+const call = httpCall;
+const token = fetchToken;
 
 test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survive, money conserved`, async () => {
   const place = await serverPlace('pglite');

@@ -1,0 +1,66 @@
+// A Tickbook server in a child process, driven over real HTTP: used where the process itself
+// must be killed (test/integration/kill9.test.ts) or must not share an event loop with the load
+// generator (bench/orders-http.ts). The child prints `READY <url>` once it listens.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface Child {
+  proc: ChildProcess;
+  url: string;
+  /** Resolves when the process has exited (captured at spawn, so no exit is missed). */
+  exited: Promise<unknown>;
+}
+
+export async function bootChild(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<Child> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => proc.once('exit', res));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+  return { proc, url, exited };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by callers
+export type Json = any;
+
+export async function httpCall(
+  url: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const r = await fetch(url + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function fetchToken(url: string, clientId: string, clientSecret: string): Promise<string> {
+  const r = await httpCall(url, 'POST', '/nbx/v1/auth/emm-token', null, {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.access_token as string;
+}
