@@ -81,7 +81,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   /** Recovers the state from the store (snapshot + journal tail) and opens the sequencer. */
   static async open(deps: RuntimeDeps): Promise<ExchangeRuntime> {
     const { config, store } = deps;
-    const clock = deps.clock ?? Date.now;
+    const clock = deps.clock ?? demoClock(config);
     const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
       isAccepted: (r) => r.ok,
     });
@@ -192,11 +192,16 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     t.unref();
     this.timers.push(t);
     if (this.deps.config.demoLive) {
-      this.live = createLiveState({ seed: this.deps.config.demoSeed, now: this.clock() });
+      this.enableLiveDemo();
       const d = setInterval(() => void this.demoTick(), DEMO_TICK_MS);
       d.unref();
       this.timers.push(d);
     }
+  }
+
+  /** Creates the living demo's state; demoTick() then advances it (the timer, or a test). */
+  enableLiveDemo(): void {
+    this.live ??= createLiveState({ seed: this.deps.config.demoSeed, now: this.clock() });
   }
 
   /** One scheduler pass: submits whatever is due (GTT/lock expiry, go-live). */
@@ -235,4 +240,20 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     for (const t of this.timers) clearInterval(t);
     await this.sequencer.close();
   }
+}
+
+/**
+ * The wall clock, or with the living demo at DEMO_SPEED ≠ 1 an accelerated one: simulated time
+ * runs `speed` times faster from the moment the server starts. Every ts the sequencer stamps comes
+ * from it, so games, GTT expiries and locks all move at the same pace and replay stays exact (the
+ * journal holds the simulated times; the sequencer never lets ts run backwards across restarts).
+ */
+export function demoClock(
+  config: Pick<Config, 'demoLive' | 'demoSpeed'>,
+  now: () => number = Date.now,
+): () => number {
+  if (!config.demoLive || config.demoSpeed === 1) return now;
+  const start = now();
+  const speed = config.demoSpeed;
+  return () => Math.floor(start + (now() - start) * speed);
 }
