@@ -1,15 +1,18 @@
-// Order id → handle, an open-addressing hash table over two Int32Arrays (linear probing,
-// backward-shift deletion, so no tombstones). Keys are not stored: a slot keeps the key's 32-bit
-// hash and the handle, and the key is compared through the order pool's id column. Measured on the
-// target machine with 150k live ids under churn, this is 2–4× faster than a Map<string, number>
-// (fewer cache misses: one probe touches one slot of two flat arrays; docs/bench-engine.md).
+// Order id → handle, an open-addressing hash table over one Int32Array (linear probing,
+// backward-shift deletion, so no tombstones). Keys are not stored: slot j keeps the key's 32-bit
+// hash at `slots[2j]` and handle + 1 at `slots[2j + 1]`, and the key is compared through the order
+// pool's id column. Hash and handle share a cache line, so a probe costs one miss (two parallel
+// arrays cost two). Measured on the target machine with 150k live ids under churn, the two-array
+// version was already 2–4× faster than a Map<string, number> (docs/bench-engine.md).
+//
+// The engine keeps each resting order's hash in the pool (`hashOf` at insert), so removing an
+// order (`deleteHashed`) finds its slot by (hash, handle) without reading the id string again.
 
 export class IdIndex {
   private cap = 1024;
   private mask = 1023;
-  private hashes = new Int32Array(1024);
-  /** handle + 1; 0 = empty slot. */
-  private vals = new Int32Array(1024);
+  /** [hash, handle + 1] per slot; handle + 1 = 0 is an empty slot. */
+  private slots = new Int32Array(2048);
   size = 0;
 
   /** `keys[handle]` is the id of that handle (the pool's id column, shared, never replaced). */
@@ -20,7 +23,7 @@ export class IdIndex {
    * minted by the edge, whose last 16 characters hold 48+ random bits; ids that share their tail
    * only make longer probe runs (keys are always compared in full), never wrong answers.
    */
-  private static hash(s: string): number {
+  static hashOf(s: string): number {
     let x = Math.imul(0x811c9dc5 ^ s.length, 0x01000193);
     for (let i = s.length > 16 ? s.length - 16 : 0; i < s.length; i++)
       x = Math.imul(x ^ s.charCodeAt(i), 0x01000193);
@@ -29,65 +32,98 @@ export class IdIndex {
 
   private find(s: string, h: number): number {
     const m = this.mask;
+    const t = this.slots;
     for (let j = h & m; ; j = (j + 1) & m) {
-      const v = this.vals[j];
+      const v = t[2 * j + 1];
       if (v === 0) return -1;
-      if (this.hashes[j] === h && this.keys[v - 1] === s) return j;
+      if (t[2 * j] === h && this.keys[v - 1] === s) return j;
     }
   }
 
   /** Handle of `id`, or -1. */
   get(id: string): number {
-    const j = this.find(id, IdIndex.hash(id));
-    return j < 0 ? -1 : this.vals[j] - 1;
+    return this.getHashed(id, IdIndex.hashOf(id));
+  }
+
+  /** Handle of `id` whose hashOf is `h` (computed once by a caller that will also insert it), or -1. */
+  getHashed(id: string, h: number): number {
+    const j = this.find(id, h);
+    return j < 0 ? -1 : this.slots[2 * j + 1] - 1;
   }
 
   /** Adds id → handle; the caller guarantees the id is absent. */
   set(id: string, handle: number): void {
+    this.setHashed(IdIndex.hashOf(id), handle);
+  }
+
+  /** Adds (hashOf(id) = `h`) → handle; the caller guarantees the id is absent. */
+  setHashed(h: number, handle: number): void {
     if ((this.size + 1) * 2 > this.cap) this.grow();
-    const h = IdIndex.hash(id);
-    let j = h & this.mask;
-    while (this.vals[j] !== 0) j = (j + 1) & this.mask;
-    this.hashes[j] = h;
-    this.vals[j] = handle + 1;
+    const m = this.mask;
+    const t = this.slots;
+    let j = h & m;
+    while (t[2 * j + 1] !== 0) j = (j + 1) & m;
+    t[2 * j] = h;
+    t[2 * j + 1] = handle + 1;
     this.size++;
   }
 
   private grow(): void {
-    const oh = this.hashes;
-    const ov = this.vals;
+    const o = this.slots;
     this.cap *= 2;
     this.mask = this.cap - 1;
-    this.hashes = new Int32Array(this.cap);
-    this.vals = new Int32Array(this.cap);
-    for (let i = 0; i < oh.length; i++) {
-      if (ov[i] === 0) continue;
-      let j = oh[i] & this.mask;
-      while (this.vals[j] !== 0) j = (j + 1) & this.mask;
-      this.hashes[j] = oh[i];
-      this.vals[j] = ov[i];
+    const t = new Int32Array(2 * this.cap);
+    const m = this.mask;
+    for (let i = 0; i < o.length; i += 2) {
+      if (o[i + 1] === 0) continue;
+      let j = o[i] & m;
+      while (t[2 * j + 1] !== 0) j = (j + 1) & m;
+      t[2 * j] = o[i];
+      t[2 * j + 1] = o[i + 1];
     }
+    this.slots = t;
   }
 
   delete(id: string): boolean {
-    let i = this.find(id, IdIndex.hash(id));
+    const i = this.find(id, IdIndex.hashOf(id));
     if (i < 0) return false;
+    this.removeAt(i);
+    return true;
+  }
+
+  /** Removes the entry of `handle`, whose id hashed to `h`; false when it is not there. */
+  deleteHashed(h: number, handle: number): boolean {
+    const m = this.mask;
+    const t = this.slots;
+    for (let j = h & m; ; j = (j + 1) & m) {
+      const v = t[2 * j + 1];
+      if (v === 0) return false;
+      if (v === handle + 1) {
+        this.removeAt(j);
+        return true;
+      }
+    }
+  }
+
+  private removeAt(hole: number): void {
     this.size--;
     const m = this.mask;
+    const t = this.slots;
+    let i = hole;
     // Backward-shift: pull later entries of the probe run into the hole when their home slot
     // does not lie cyclically in (hole, position].
     let j = i;
     for (;;) {
-      this.vals[i] = 0;
+      t[2 * i + 1] = 0;
       for (;;) {
         j = (j + 1) & m;
-        if (this.vals[j] === 0) return true;
-        const home = this.hashes[j] & m;
+        if (t[2 * j + 1] === 0) return;
+        const home = t[2 * j] & m;
         const stays = i <= j ? i < home && home <= j : i < home || home <= j;
         if (!stays) break;
       }
-      this.hashes[i] = this.hashes[j];
-      this.vals[i] = this.vals[j];
+      t[2 * i] = t[2 * j];
+      t[2 * i + 1] = t[2 * j + 1];
       i = j;
     }
   }

@@ -2,13 +2,14 @@
 // through a linked queue and an id map, no per-order objects). Handle h owns the 12 Int32 slots
 // `i32[h*IW .. h*IW+11]` and the 6 Float64 slots `f64[h*FW .. h*FW+5]`: fields an operation reads
 // together share one or two cache lines (a layout with one array per field touched ~15 lines per
-// order). Arrays grow by doubling; freed handles are recycled through a free list. Each order sits
-// on three intrusive doubly linked lists at once:
+// order). Arrays grow by doubling; freed handles are recycled through a free list (LIFO). Each
+// order sits on two intrusive doubly linked lists at once:
 //   - its price level's FIFO queue (I_PREV/I_NEXT),
-//   - its account's open orders (I_APREV/I_ANEXT), for openOrders() and cancel-all,
-//   - the global list in acceptance order (I_GPREV/I_GNEXT), the canonical order of snapshots and
-//     hashes (queue order within a level is acceptance order, so restoring orders in this order
-//     rebuilds every queue exactly).
+//   - its account's open orders (I_APREV/I_ANEXT), for openOrders() and cancel-all.
+// The canonical order of snapshots and hashes is acceptance order (F_SEQ_NO), recovered by sorting
+// live handles at snapshot time (queue order within a level is acceptance order, so restoring
+// orders in that order rebuilds every queue exactly). Slots 4–5 held a global acceptance-order list
+// until unlinking from it proved to cost two cache misses per fill/cancel; they are unused.
 
 export const NIL = -1;
 
@@ -19,6 +20,7 @@ export const I_PREV = 0;
 export const I_NEXT = 1;
 export const I_APREV = 2;
 export const I_ANEXT = 3;
+/** Unused (were the global acceptance-order list; see the header). */
 export const I_GPREV = 4;
 export const I_GNEXT = 5;
 /** Book index (market index × 2 + currency index). */
@@ -29,6 +31,8 @@ export const I_SIDE = 8;
 export const I_TIF = 9;
 /** Index into TICKS (the level index), not the tick itself. */
 export const I_LEVEL = 10;
+/** IdIndex.hashOf(id), kept so removing the order from the id index never rereads the id string. */
+export const I_HASH = 11;
 export const IW = 12;
 
 /** Float64 fields (Money/Qty/Millis are safe integers, exact in float64). */
