@@ -147,7 +147,7 @@ function printBanner(
     config.adminClientId
       ? '  the operator client is TICKBOOK_ADMIN_CLIENT_ID / TICKBOOK_ADMIN_CLIENT_SECRET'
       : `  operator credentials are in ${creds} (mode 0600)`,
-    '  create a trader client:   npx tickbook clients create --name my-bot',
+    `  create a trader client:   npx tickbook clients create --name my-bot${config.port === 8080 && config.host === '127.0.0.1' ? '' : ` --url ${url}`}`,
     `  then:  curl -s ${url}/nbx/v1/auth/emm-token -H 'content-type: application/json' \\`,
     `           -d '{"grant_type":"client_credentials","client_id":"<CLIENT_ID>","client_secret":"<CLIENT_SECRET>"}'`,
     `  and:   curl -s ${url}/nbx/v2/emm/events?limit=2 -H "authorization: Bearer <ACCESS_TOKEN>"`,

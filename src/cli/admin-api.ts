@@ -102,3 +102,13 @@ export class AdminApi {
     return body as T;
   }
 }
+
+/**
+ * The server a command talks to: --url, else HOST and PORT from the environment (the same
+ * variables `npm start` listens on; 0.0.0.0 and :: are reached through 127.0.0.1).
+ */
+export function serverUrl(url: unknown, config: { host: string; port: number }): string {
+  if (typeof url === 'string' && url !== '') return url;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}

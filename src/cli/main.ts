@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
-import type { Store } from '../store/types.ts';
+import { type Store, WriterLockError } from '../store/types.ts';
 import { COMMANDS } from './commands/index.ts';
 import { type CliContext, CliError, type Command } from './types.ts';
 
@@ -30,7 +30,7 @@ function usage(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Configuration comes from the environment (PORT, DATA_DIR, DATABASE_URL, …; see README).',
-    'Client commands call a running server (--url, default http://127.0.0.1:8080) with the operator',
+    'Client commands call a running server (--url, default http://$HOST:$PORT) with the operator',
     'credentials from TICKBOOK_ADMIN_CLIENT_ID/_SECRET or $DATA_DIR/admin-credentials.json.',
   ].join('\n');
 }
@@ -112,6 +112,10 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     if (e instanceof CliError) {
       err(`error: ${e.message}`);
       return e.exitCode;
+    }
+    if (e instanceof WriterLockError) {
+      err(`error: ${e.message}`);
+      return 1;
     }
     if (e instanceof ConfigError) {
       err(`error: ${e.message}`);

@@ -31,7 +31,16 @@ export class PgliteStore implements Store {
 
   /** Opens (creating when absent) the data directory; `undefined` keeps everything in memory. */
   static async open(dataDir: string | undefined): Promise<PgliteStore> {
-    if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+    if (dataDir !== undefined) {
+      mkdirSync(dataDir, { recursive: true });
+      // Opening is already writing (PGlite recovers its WAL): never beside a live owner.
+      const owner = liveOwner(dataDir);
+      if (owner !== undefined) {
+        throw new WriterLockError(
+          `the embedded store ${dataDir} is in use by process ${owner}; stop it first`,
+        );
+      }
+    }
     const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
     return new PgliteStore(db, dataDir);
   }
@@ -73,14 +82,9 @@ export class PgliteStore implements Store {
     if (this.dataDir === undefined) return async () => {};
     // PGlite is one process's database: a second process opening the same directory would
     // corrupt it. A pid file says who has it; a pid that no longer runs is a crashed owner.
-    const file = join(this.dataDir, 'tickbook.pid');
-    let other: number | undefined;
-    try {
-      other = Number(readFileSync(file, 'utf8').trim());
-    } catch {
-      other = undefined;
-    }
-    if (other !== undefined && Number.isSafeInteger(other) && other !== process.pid && isAlive(other)) {
+    const file = join(this.dataDir, PID_FILE);
+    const other = liveOwner(this.dataDir);
+    if (other !== undefined) {
       throw new WriterLockError(`the embedded store ${this.dataDir} is in use by process ${other}`);
     }
     writeFileSync(file, String(process.pid));
@@ -105,6 +109,19 @@ export class PgliteStore implements Store {
   async close(): Promise<void> {
     if (!this.db.closed) await this.db.close();
   }
+}
+
+const PID_FILE = 'tickbook.pid';
+
+/** The pid of another live process holding the data directory, if any (a dead one's file is stale). */
+function liveOwner(dataDir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dataDir, PID_FILE), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined;
 }
 
 function isAlive(pid: number): boolean {

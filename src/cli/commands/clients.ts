@@ -1,17 +1,17 @@
 // `tickbook clients create|list|rotate|revoke|disable|enable`: calls a running server's admin API
-// (--url, default http://127.0.0.1:8080) with the operator credentials.
+// (--url, default http://$HOST:$PORT from the environment) with the operator credentials.
 
 import type { ClientView, CreatedClient, RotatedSecret } from '../../auth/service.ts';
-import { AdminApi, readAdminCredentials } from '../admin-api.ts';
+import { AdminApi, readAdminCredentials, serverUrl } from '../admin-api.ts';
 import { printResult, table } from '../output.ts';
 import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
 
 const urlOption: OptionSpec = {
-  url: { type: 'string', default: 'http://127.0.0.1:8080' },
+  url: { type: 'string' },
 };
 
 function api(args: CommandArgs, ctx: CliContext): AdminApi {
-  const url = String(args.values.url);
+  const url = serverUrl(args.values.url, ctx.config());
   return new AdminApi(url, readAdminCredentials(ctx.env, ctx.config().dataDir));
 }
 

@@ -10,14 +10,17 @@ import { parseSchedule } from '../../catalog/import.ts';
 import type { CommandInput } from '../../http/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
-import { AdminApi, readAdminCredentials } from '../admin-api.ts';
+import { AdminApi, readAdminCredentials, serverUrl } from '../admin-api.ts';
 import { printResult } from '../output.ts';
 import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
 
-const urlOption: OptionSpec = { url: { type: 'string', default: 'http://127.0.0.1:8080' } };
+const urlOption: OptionSpec = { url: { type: 'string' } };
 
 function api(args: CommandArgs, ctx: CliContext): AdminApi {
-  return new AdminApi(String(args.values.url), readAdminCredentials(ctx.env, ctx.config().dataDir));
+  return new AdminApi(
+    serverUrl(args.values.url, ctx.config()),
+    readAdminCredentials(ctx.env, ctx.config().dataDir),
+  );
 }
 
 function positionals(args: CommandArgs, n: number, usage: string): string[] {
@@ -156,6 +159,11 @@ function adminCommand(
       const p = positionals(args, n, `${name} ${usage}`).map((x) => encodeURIComponent(x));
       const { method, path, body } = request(p, args);
       const result = await api(args, ctx).call<unknown>(method, path, body);
+      // A 204 has no body: say what was done instead of printing `undefined`.
+      if (result === undefined || result === '') {
+        printResult(ctx, { ok: true, method, path }, () => `done: ${method} ${path}`);
+        return 0;
+      }
       printResult(ctx, result, () => JSON.stringify(result, null, 2));
       return 0;
     },
