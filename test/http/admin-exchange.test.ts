@@ -325,6 +325,14 @@ describe('statuses, settlement, locks', () => {
     );
     assert.equal(view.systemLock?.id, lock.id);
     assert.deepEqual(view.lockedEventIds, [eventId(10)]);
+    // The operator's view lists every lock with its id (what `tickbook locks list` shows).
+    const adminView = await h.app.inject({ method: 'GET', url: '/admin/v1/locks', headers: ADMIN });
+    assert.equal(adminView.statusCode, 200);
+    h.checkShape('GET', '/admin/v1/locks', 200, json(adminView));
+    assert.deepEqual(
+      json<{ id: string }[]>(adminView).map((l) => l.id),
+      [lock.id, ev.id],
+    );
     assertError(await post('/admin/v1/locks', { reason: 'again' }), 409, 'ALREADY_EXISTS');
     assertError(
       await post('/admin/v1/locks', { reason: 'x', eventId: '00000000-0000-4000-8000-000000000000' }),

@@ -228,10 +228,16 @@ export const locksClear = adminCommand('locks clear', 'Clear a trading lock', '<
   path: `/admin/v1/locks/${id}`,
 }));
 
-export const locksList = adminCommand('locks list', 'Show the active trading locks', '', 0, () => ({
-  method: 'GET',
-  path: '/nbx/v2/emm/locks',
-}));
+export const locksList = adminCommand(
+  'locks list',
+  'Show the active trading locks with their ids',
+  '',
+  0,
+  () => ({
+    method: 'GET',
+    path: '/admin/v1/locks',
+  }),
+);
 
 function moneyCommand(kind: 'deposit' | 'withdraw'): Command {
   return adminCommand(

@@ -330,6 +330,25 @@ export default async function adminExchangeRoutes(
     },
   );
 
+  // The public GET /nbx/v2/emm/locks has the production shape (lockedEventIds only); operators
+  // need each lock's id to clear it.
+  app.get(
+    '/admin/v1/locks',
+    {
+      preHandler: admin,
+      schema: {
+        tags,
+        summary: 'Active trading locks with their ids',
+        security: bearer,
+        response: { 200: { type: 'array', items: lockSchema }, ...authErrors },
+      },
+    },
+    async () => {
+      const l = port.reader().locks();
+      return [...(l.system ? [l.system] : []), ...l.events].map(lockToWire);
+    },
+  );
+
   app.delete<{ Params: { lockId: string } }>(
     '/admin/v1/locks/:lockId',
     {
