@@ -95,13 +95,21 @@ export class PostgresStore implements Store {
     // Session-level advisory lock on a connection kept out of the pool for the process's life:
     // the lock goes with the session, so a crashed leader releases it (DESIGN.md §1 principle 7).
     const client = await this.pool.connect();
-    const r = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK_KEY]);
+    // Keyed by schema as well: one database may hold several stores in separate schemas
+    // (tenants, environments, tests), each with its own writer.
+    const r = await client.query('SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok', [
+      WRITER_LOCK_KEY,
+    ]);
     if (r.rows[0]?.ok !== true) {
       client.release();
-      throw new WriterLockError('another Tickbook process is the writer of this PostgreSQL database');
+      throw new WriterLockError(
+        'another Tickbook process is the writer of this PostgreSQL store (database and schema)',
+      );
     }
     return async () => {
-      await client.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK_KEY]).catch(() => {});
+      await client
+        .query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [WRITER_LOCK_KEY])
+        .catch(() => {});
       client.release();
     };
   }

@@ -41,6 +41,8 @@ export async function serverPlace(
     TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN_SECRET,
     KEY_ENCRYPTION_SECRET: 'integration-test-key-encryption-secret',
     PUBLIC_BASE_URL: 'http://tickbook.test',
+    // A PGlite place must not inherit CI's DATABASE_URL (child processes get process.env too).
+    DATABASE_URL: '',
     ...extraEnv,
   };
   if (kind === 'pglite') {
