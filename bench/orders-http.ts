@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PostgresStore } from '../src/store/postgres-store.ts';
-import { bootChild, fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import { bootChild, createGame, fetchToken, httpCall } from '../test/helpers/child-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,35 +38,11 @@ const token = fetchToken;
 /** A game with 10 moneyline markets and two richly funded traders. */
 async function setup(url: string) {
   const admin = await token(url, ADMIN.id, ADMIN.secret);
-  await call(url, 'POST', '/admin/v1/leagues', admin, {
-    code: 'NBA',
-    name: 'National Basketball Association',
-  });
-  const h = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'Boston Celtics',
-    symbol: 'BOS',
-  });
-  const a = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'New York Knicks',
-    symbol: 'NYK',
-  });
-  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'New York Knicks @ Boston Celtics',
-    league: 'NBA',
-    scheduledStart: '2031-01-01T00:00:00.000Z',
-    game: { homeTeamId: h.id, awayTeamId: a.id },
-    markets: Array.from({ length: 10 }, (_, i) => ({
-      type: 'SPREAD',
-      strike: -0.5 - i,
-      description: `Spread ${i}`,
-      outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
-    })),
-  });
-  const outcomes: string[][] = ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
+  const outcomes = await createGame(
+    url,
+    admin,
+    Array.from({ length: 10 }, (_, i) => ({ type: 'SPREAD', strike: -0.5 - i, description: `Spread ${i}` })),
+  );
   const tokens: string[] = [];
   for (const name of ['maker', 'taker']) {
     const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });

@@ -64,3 +64,32 @@ export async function fetchToken(url: string, clientId: string, clientSecret: st
   if (r.status !== 200) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.access_token as string;
 }
+
+/**
+ * An NBA game (Knicks @ Celtics, OPEN_PREGAME, far in the future) created through the admin API,
+ * with `markets` two-outcome markets; returns each market's [outcome 0, outcome 1] ids.
+ */
+export async function createGame(
+  url: string,
+  adminToken: string,
+  markets: { type: string; strike?: number; description: string }[],
+): Promise<string[][]> {
+  const ok = async (path: string, body: unknown) => {
+    const r = await httpCall(url, 'POST', path, adminToken, body);
+    if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  await ok('/admin/v1/leagues', { code: 'NBA', name: 'National Basketball Association' });
+  const home = await ok('/admin/v1/teams', { league: 'NBA', name: 'Boston Celtics', symbol: 'BOS' });
+  const away = await ok('/admin/v1/teams', { league: 'NBA', name: 'New York Knicks', symbol: 'NYK' });
+  const ev = await ok('/admin/v1/events', {
+    type: 'Game',
+    status: 'OPEN_PREGAME',
+    description: 'New York Knicks @ Boston Celtics',
+    league: 'NBA',
+    scheduledStart: '2031-01-01T00:00:00.000Z',
+    game: { homeTeamId: home.id, awayTeamId: away.id },
+    markets: markets.map((m) => ({ ...m, outcomes: [{ description: 'BOS' }, { description: 'NYK' }] })),
+  });
+  return ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
+}

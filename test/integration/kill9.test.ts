@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { bootChild, fetchToken, httpCall } from '../helpers/child-server.ts';
+import { bootChild, createGame, fetchToken, httpCall } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -41,37 +41,7 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
   let { proc, url, exited } = await boot(place.env);
   running = proc;
   let admin = await token(url, ADMIN_ID, ADMIN_SECRET);
-  await call(url, 'POST', '/admin/v1/leagues', admin, {
-    code: 'NBA',
-    name: 'National Basketball Association',
-  });
-  const h = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'Boston Celtics',
-    symbol: 'BOS',
-  });
-  const a = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'New York Knicks',
-    symbol: 'NYK',
-  });
-  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'New York Knicks @ Boston Celtics',
-    league: 'NBA',
-    scheduledStart: '2031-01-01T00:00:00.000Z',
-    game: { homeTeamId: h.body.id, awayTeamId: a.body.id },
-    markets: [
-      {
-        type: 'MONEY',
-        description: 'NYK @ BOS Moneyline',
-        outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
-      },
-    ],
-  });
-  assert.equal(ev.status, 201, JSON.stringify(ev.body));
-  const outcomes: string[] = ev.body.markets[0].outcomeIds;
+  const [outcomes] = await createGame(url, admin, [{ type: 'MONEY', description: 'NYK @ BOS Moneyline' }]);
   const traders: { clientId: string; clientSecret: string; accountId: string }[] = [];
   for (const name of ['t1', 't2']) {
     const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });
