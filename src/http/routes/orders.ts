@@ -386,49 +386,37 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
   );
 
-  app.delete<{ Params: { eventId: string } }>(
-    '/nbx/v2/emm/orders/event/:eventId',
-    {
-      preHandler: trade,
-      attachValidation: true,
-      schema: {
-        tags: ['orders'],
-        summary: 'Cancel the account’s orders on one event',
-        security: bearer,
-        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
-        response: { ...cancelledList, 400: errorEnvelope, 404: errorEnvelope },
+  // Cancel by event or by market: one route shape, the scope and its existence check differ.
+  for (const scope of ['event', 'market'] as const) {
+    const param = `${scope}Id`;
+    app.delete<{ Params: Record<string, string> }>(
+      `/nbx/v2/emm/orders/${scope}/:${param}`,
+      {
+        preHandler: trade,
+        attachValidation: true,
+        schema: {
+          tags: ['orders'],
+          summary: `Cancel the account’s orders on one ${scope}`,
+          security: bearer,
+          params: { type: 'object', properties: { [param]: uuid }, required: [param] },
+          response: { ...cancelledList, 400: errorEnvelope, 404: errorEnvelope },
+        },
       },
-    },
-    async (request) => {
-      throwValidation(request, { 'params/eventId': 'INVALID_ID' });
-      const accountId = callerAccount(request);
-      const id = request.params.eventId.toLowerCase();
-      if (!port.reader().event(id)) throw new ApiError('EVENT_NOT_FOUND', `Event ${id} not found`);
-      return (await cancelMany(accountId, 'event', id)).map((o) => orderToWire(o));
-    },
-  );
-
-  app.delete<{ Params: { marketId: string } }>(
-    '/nbx/v2/emm/orders/market/:marketId',
-    {
-      preHandler: trade,
-      attachValidation: true,
-      schema: {
-        tags: ['orders'],
-        summary: 'Cancel the account’s orders on one market',
-        security: bearer,
-        params: { type: 'object', properties: { marketId: uuid }, required: ['marketId'] },
-        response: { ...cancelledList, 400: errorEnvelope, 404: errorEnvelope },
+      async (request) => {
+        throwValidation(request, { [`params/${param}`]: 'INVALID_ID' });
+        const accountId = callerAccount(request);
+        const id = request.params[param]!.toLowerCase();
+        const r = port.reader();
+        if (scope === 'event' ? !r.event(id) : !r.market(id)) {
+          throw new ApiError(
+            scope === 'event' ? 'EVENT_NOT_FOUND' : 'MARKET_NOT_FOUND',
+            `${scope === 'event' ? 'Event' : 'Market'} ${id} not found`,
+          );
+        }
+        return (await cancelMany(accountId, scope, id)).map((o) => orderToWire(o));
       },
-    },
-    async (request) => {
-      throwValidation(request, { 'params/marketId': 'INVALID_ID' });
-      const accountId = callerAccount(request);
-      const id = request.params.marketId.toLowerCase();
-      if (!port.reader().market(id)) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
-      return (await cancelMany(accountId, 'market', id)).map((o) => orderToWire(o));
-    },
-  );
+    );
+  }
 
   app.get<{ Querystring: { currency?: Currency; status?: OrderStatus; limit: number; offset: number } }>(
     '/nbx/v2/emm/orders/all',
