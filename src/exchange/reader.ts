@@ -5,7 +5,6 @@
 import type {
   Currency,
   EventRecord,
-  Fill,
   Game,
   Id,
   League,
@@ -62,7 +61,4 @@ export interface ExchangeReader {
 
   /** Active locks (expired ones are removed by the Expire command). */
   locks(): { system: TradingLock | null; events: TradingLock[] };
-
-  /** Recent fills of an account held in memory, newest first (history beyond: SQL). */
-  recentFills?(accountId: Id, currency?: Currency): Fill[];
 }

@@ -310,20 +310,4 @@ export class SqlHistory implements ExchangeHistory {
     );
     return r.rows.map(toFill);
   }
-
-  /** Ledger entries of one fill's taker/maker sides, for the fills' `transactions`. */
-  async ledgerFor(accountId: Id, refs: string[]): Promise<Map<string, { kind: string; amount: number }[]>> {
-    const out = new Map<string, { kind: string; amount: number }[]>();
-    if (refs.length === 0) return out;
-    const r = await this.db.query<{ ref: string; kind: string; amount: number | string }>(
-      'SELECT ref, kind, amount FROM ledger_history WHERE account_id = $1 AND ref = ANY($2::text[]) ORDER BY seq, n',
-      [accountId, refs],
-    );
-    for (const row of r.rows) {
-      const list = out.get(row.ref) ?? [];
-      list.push({ kind: row.kind, amount: n(row.amount) });
-      out.set(row.ref, list);
-    }
-    return out;
-  }
 }

@@ -45,15 +45,6 @@ export class PgliteStore implements Store {
     return new PgliteStore(db, dataDir);
   }
 
-  /** Wraps an existing PGlite instance (tests clone a template instance). */
-  static fromInstance(db: PGlite): PgliteStore {
-    return new PgliteStore(db);
-  }
-
-  get instance(): PGlite {
-    return this.db;
-  }
-
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
     return wrap(this.db).query<T>(sql, params);
   }
