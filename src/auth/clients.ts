@@ -115,18 +115,7 @@ export class ClientRegistry {
     await this.db.query(
       `INSERT INTO auth_clients (client_id, name, secret_hash, old_secret_hash, old_secret_expires_at, scopes, account_id, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        c.clientId,
-        c.name,
-        c.secretHash,
-        c.oldSecretHash,
-        c.oldSecretExpiresAt,
-        c.scopes.join(' '),
-        c.accountId,
-        c.status,
-        c.createdAt,
-        c.updatedAt,
-      ],
+      [...clientColumns(c), c.createdAt, c.updatedAt],
     );
     this.byId.set(c.clientId, c);
   }
@@ -135,18 +124,22 @@ export class ClientRegistry {
     await this.db.query(
       `UPDATE auth_clients SET name = $2, secret_hash = $3, old_secret_hash = $4, old_secret_expires_at = $5,
          scopes = $6, account_id = $7, status = $8, updated_at = $9 WHERE client_id = $1`,
-      [
-        c.clientId,
-        c.name,
-        c.secretHash,
-        c.oldSecretHash,
-        c.oldSecretExpiresAt,
-        c.scopes.join(' '),
-        c.accountId,
-        c.status,
-        c.updatedAt,
-      ],
+      [...clientColumns(c), c.updatedAt],
     );
     this.byId.set(c.clientId, c);
   }
+}
+
+/** $1..$8 of both the INSERT and the UPDATE of a client row. */
+function clientColumns(c: ClientRecord): unknown[] {
+  return [
+    c.clientId,
+    c.name,
+    c.secretHash,
+    c.oldSecretHash,
+    c.oldSecretExpiresAt,
+    c.scopes.join(' '),
+    c.accountId,
+    c.status,
+  ];
 }
