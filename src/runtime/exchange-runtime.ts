@@ -130,18 +130,29 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submit(cmd: CommandInput): Promise<CommandResult> {
     const r = await this.sequencer.submit(cmd as never);
-    this.deps.metrics?.commands.inc({ type: cmd.type, outcome: r.ok ? 'accepted' : 'rejected' });
+    this.count(cmd.type, r.ok);
     return r;
   }
 
   async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
     const rs = await this.sequencer.submitMany(cmds as never[]);
-    if (this.deps.metrics) {
-      for (let i = 0; i < rs.length; i++) {
-        this.deps.metrics.commands.inc({ type: cmds[i]!.type, outcome: rs[i]!.ok ? 'accepted' : 'rejected' });
-      }
-    }
+    for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
+  }
+
+  /** Labelled counter children, resolved once per (type, outcome): this runs for every order. */
+  private readonly counters = new Map<string, { inc(): void }>();
+
+  private count(type: string, ok: boolean): void {
+    const m = this.deps.metrics;
+    if (m === undefined) return;
+    const key = ok ? type : `${type}!`;
+    let c = this.counters.get(key);
+    if (c === undefined) {
+      c = m.commands.labels(type, ok ? 'accepted' : 'rejected');
+      this.counters.set(key, c);
+    }
+    c.inc();
   }
 
   /** AccountsPort for the token server: every new trader client gets a fresh account. */
