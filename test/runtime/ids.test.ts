@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UUID_RE, uuidv7 } from '../../src/runtime/ids.ts';
+
+describe('uuidv7 (RFC 9562 §5.7)', () => {
+  it('has the UUID text form, version 7 and the RFC variant', () => {
+    for (let i = 0; i < 1000; i++) {
+      const id = uuidv7(1_800_000_000_000 + i);
+      assert.match(id, UUID_RE);
+      assert.equal(id.length, 36);
+      assert.equal(id[14], '7');
+      assert.ok('89ab'.includes(id[19]!), id);
+    }
+  });
+
+  it('carries the millisecond timestamp in its first 48 bits', () => {
+    const ms = 1_800_000_123_456;
+    const id = uuidv7(ms);
+    assert.equal(Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16), ms);
+  });
+
+  it('sorts in creation order, within one millisecond too, and never repeats', () => {
+    const ids: string[] = [];
+    const t = Date.now() + 10_000_000; // ahead of every id minted so far in this process
+    for (let i = 0; i < 5000; i++) ids.push(uuidv7(t + Math.floor(i / 1000)));
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('returns a new, independent string each time (the text buffer is reused)', () => {
+    const a = uuidv7(1_900_000_000_000);
+    const copy = `${a}`;
+    uuidv7(1_900_000_000_001);
+    assert.equal(a, copy);
+  });
+});
