@@ -177,12 +177,14 @@ async function server(): Promise<void> {
       instance.decorateRequest('principal', undefined);
       instance.decorate(
         'requireScope',
-        (scope: string) => async (request: FastifyRequest, _reply: FastifyReply) => {
+        // Callback style with a synchronous hit, as the real guard (src/http/plugins/bearer.ts).
+        (scope: string) => (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
           const h = request.headers.authorization;
           const p = h?.startsWith('Bearer ') ? tokens.get(h.slice(7)) : undefined;
-          if (!p) throw new ApiError('UNAUTHORIZED');
-          if (!p.scopes.has(scope as never)) throw new ApiError('INSUFFICIENT_SCOPE');
+          if (!p) return done(new ApiError('UNAUTHORIZED'));
+          if (!p.scopes.has(scope as never)) return done(new ApiError('INSUFFICIENT_SCOPE'));
           request.principal = p;
+          done();
         },
       );
       await instance.register(exchangeApi, { port });

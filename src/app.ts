@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -55,28 +55,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  // Labelled metric children are looked up once per (route, method, status) and kept: resolving
-  // labels on every request was the largest cost of this hook on the hot read path.
-  const counters = new Map<string, { inc(): void }>();
-  const timers = new Map<string, { observe(v: number): void }>();
+  // Request metrics (request-metrics.ts): each route gets its own onResponse hook closed over its
+  // stats object, so a request costs a few increments and no label work. The not-found handler
+  // (404/405) has no route of its own; one root hook counts it as route "unmatched".
+  const requests = metrics.requests;
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const single = methods.length === 1 ? requests.route(route.url, String(methods[0])) : undefined;
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      (single ?? requests.route(route.url, request.method)).observe(reply.statusCode, reply.elapsedTime);
+      done();
+    };
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
+  });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const method = request.method;
-    const status = reply.statusCode;
-    const ck = `${method} ${route} ${status}`;
-    let c = counters.get(ck);
-    if (c === undefined) {
-      c = metrics.httpRequests.labels(route, method, String(status));
-      if (counters.size < 10_000) counters.set(ck, c);
-    }
-    c.inc();
-    const tk = `${method} ${route}`;
-    let t = timers.get(tk);
-    if (t === undefined) {
-      t = metrics.httpDuration.labels(route, method);
-      if (timers.size < 10_000) timers.set(tk, t);
-    }
-    t.observe(reply.elapsedTime / 1000);
+    if (request.is404)
+      requests.route('unmatched', request.method).observe(reply.statusCode, reply.elapsedTime);
     done();
   });
 

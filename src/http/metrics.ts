@@ -2,22 +2,12 @@
 // apps in one process never collide on metric names.
 
 import client from 'prom-client';
+import { RequestMetrics } from './request-metrics.ts';
 
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly httpRequests = new client.Counter({
-    name: 'tickbook_http_requests_total',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpDuration = new client.Histogram({
-    name: 'tickbook_http_request_duration_seconds',
-    help: 'HTTP request latency by route',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  /** tickbook_http_requests_total and tickbook_http_request_duration_seconds (request-metrics.ts). */
+  readonly requests = new RequestMetrics();
   readonly tokensIssued = new client.Counter({
     name: 'tickbook_tokens_issued_total',
     help: 'Access tokens issued, by endpoint',
@@ -36,6 +26,12 @@ export class Metrics {
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
   });
+
+  /** Everything, in the Prometheus text format (what GET /metrics serves). */
+  async exposition(): Promise<string> {
+    const rest = await this.registry.metrics();
+    return `${this.requests.exposition()}${rest.endsWith('\n') || rest === '' ? rest : `${rest}\n`}`;
+  }
 
   constructor(collectDefaults = true) {
     if (collectDefaults) client.collectDefaultMetrics({ register: this.registry, prefix: 'tickbook_' });

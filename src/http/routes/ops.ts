@@ -59,7 +59,7 @@ export default async function opsRoutes(app: FastifyInstance, opts: OpsOptions):
     '/metrics',
     { schema: { tags: ['ops'], summary: 'Prometheus metrics', hide: false } },
     async (_req, reply) => {
-      const body = await opts.metrics.registry.metrics();
+      const body = await opts.metrics.exposition();
       return reply.type(opts.metrics.registry.contentType).send(body);
     },
   );
