@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { listSnapshots, readJournal, readSnapshot } from '../../src/journal/journal-store.ts';
-import { recover } from '../../src/journal/recover.ts';
+import { appendCommands, listSnapshots, readJournal, readSnapshot } from '../../src/journal/journal-store.ts';
+import { RecoveryError, recover } from '../../src/journal/recover.ts';
 import { type CommittedBatch, Sequencer, SequencerStoppedError } from '../../src/journal/sequencer.ts';
 import type { Queryable, QueryResult, Store } from '../../src/store/types.ts';
 import { openTestStore, type TestStore } from '../helpers/store.ts';
@@ -256,6 +256,22 @@ describe('Sequencer', () => {
     assert.equal(at43.replayed, 3);
     const at43scratch = await recover(store, () => new LedgerMachine(), { toSeq: 43, fromScratch: true });
     assert.equal(at43.machine.hash(), at43scratch.machine.hash());
+  });
+
+  test('recovery reports a gap in the journal instead of skipping it', async () => {
+    const add = (n: number) => ({ type: 'Add' as const, key: 'k', n, ts: n });
+    await appendCommands(store, 1, [1, 2, 3].map(add));
+    await appendCommands(store, 5, [5, 6].map(add));
+    await assert.rejects(
+      recover(store, () => new LedgerMachine(), { pageSize: 2 }),
+      (err: unknown) => err instanceof RecoveryError && /journal gap: seq 5 follows 3/.test(err.message),
+    );
+    await assert.rejects(
+      recover(store, () => new LedgerMachine()),
+      RecoveryError,
+    );
+    const before = await recover(store, () => new LedgerMachine(), { toSeq: 3 });
+    assert.equal(before.lastSeq, 3);
   });
 
   test('recovery skips a snapshot whose hash does not match and continues from the journal', async () => {
