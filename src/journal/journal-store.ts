@@ -1,10 +1,12 @@
 // SQL access to the journal and snapshot tables (migration 003_journal.sql), shared by the
 // sequencer, recovery, replicas and tests. Plain PostgreSQL SQL, so both store backends run it.
 //
-// Appending a batch is ONE statement whatever its size: the commands travel as a single jsonb
+// Appending a batch is ONE statement whatever its size: the commands travel as a single json
 // array parameter and are unnested server-side. That keeps the statement count per group commit
 // at one (PGlite runs 4–13k statements/s, DESIGN.md §1 principle 6) and avoids PostgreSQL's
 // 65,535 bind-parameter limit that a VALUES list with 3 parameters per row would hit at 21k rows.
+// cmd is a json (text) column (migration 006): json_array_elements hands each command's own text
+// to the row unchanged, and reading it back costs no conversion (docs/journal.md).
 
 import type { Queryable, Store } from '../store/types.ts';
 
@@ -34,7 +36,7 @@ export async function appendCommands(
   await q.query(
     `INSERT INTO journal (seq, ts, cmd)
      SELECT $1::bigint + (x.o - 1), (x.c->>'ts')::bigint, x.c
-     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(c, o)`,
+     FROM json_array_elements($2::json) WITH ORDINALITY AS x(c, o)`,
     [firstSeq, JSON.stringify(cmds)],
   );
 }

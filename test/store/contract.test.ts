@@ -143,6 +143,11 @@ for (const kind of storeKinds()) {
       // A seq already taken fails the whole batch: no silent interleaving of two writers.
       await assert.rejects(store.transaction((tx) => appendCommands(tx, 25, [{ ts: 1 }, { ts: 2 }])));
       assert.equal((await journalTail(store)).seq, 25);
+      // Stored as the sequencer serialized it (json text, key order kept) and readable with SQL.
+      const raw = await store.query<{ t: string; type: string }>(
+        "SELECT cmd::text AS t, cmd->>'type' AS type FROM journal WHERE seq = 1",
+      );
+      assert.deepEqual(raw.rows[0], { t: JSON.stringify(cmds[0]), type: 'Deposit' });
     });
 
     test('journal: pages across a gap in the seqs return the rows that exist, in order', async () => {
@@ -164,6 +169,39 @@ for (const kind of storeKinds()) {
       assert.deepEqual(await seqs(3, 100, 8), [4, 5, 8]);
       assert.deepEqual(await seqs(5, 100, 7), []);
       assert.deepEqual(await seqs(10, 100), []);
+      await store.exec('DELETE FROM journal');
+    });
+
+    test('journal: migration 006 turns jsonb commands written before it into json', async () => {
+      await store.exec('DELETE FROM journal');
+      await store.exec('ALTER TABLE journal ALTER COLUMN cmd TYPE jsonb USING cmd::jsonb');
+      const cmds = [
+        { type: 'PlaceOrder', price: 455, accountId: 'a"\\', ts: 7 },
+        { type: 'Expire', ts: 8 },
+      ];
+      // The append statement as it was before 006.
+      await store.query(
+        `INSERT INTO journal (seq, ts, cmd) SELECT $1::bigint + (x.o - 1), (x.c->>'ts')::bigint, x.c
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(c, o)`,
+        [1, JSON.stringify(cmds)],
+      );
+      const m = listMigrations().find((x) => x.name === '006_journal_json');
+      assert.ok(m !== undefined);
+      await store.exec(m.sql);
+      const type = await store.query<{ t: string }>(
+        "SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'journal' AND column_name = 'cmd' AND table_schema = current_schema()",
+      );
+      assert.equal(type.rows[0].t, 'json');
+      assert.deepEqual(
+        (await readJournal(store, 0, 10)).map((r) => [r.seq, r.ts, r.cmd]),
+        [
+          [1, 7, cmds[0]],
+          [2, 8, cmds[1]],
+        ],
+      );
+      const later = { type: 'Expire', ts: 9 };
+      await appendCommands(store, 3, [later]);
+      assert.deepEqual((await journalTail(store)).seq, 3);
       await store.exec('DELETE FROM journal');
     });
 
