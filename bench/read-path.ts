@@ -217,6 +217,9 @@ async function server(): Promise<void> {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   // CPU the server process spent, on request: per-request CPU is less sensitive to the other
   // processes sharing the machine than req/s is (though not immune: caches and SMT siblings).
+  // The parent going away (or disconnecting on purpose, e.g. to let --cpu-prof write its file)
+  // ends this process.
+  process.on('disconnect', () => process.exit(0));
   process.on('message', () => {
     const u = process.cpuUsage();
     process.send?.({ cpu: u.user + u.system });
