@@ -5,10 +5,9 @@
 //
 // 1. Journals `orders` trading commands (funded accounts, random bids around the middle of the
 //    book — many crossing — cancels, IOC/GTT, expiry sweeps) through the Sequencer into PGlite
-//    (submitMany chunks: group commits of 10,000), then times recovery from scratch (as the server
-//    does it: replay mode, then hand-over to a serving Exchange) and from a snapshot near the end,
-//    and splits a second pass over the journal into SQL and JSON.parse. Baseline: applying the same
-//    commands to a fresh Exchange (events on) in memory.
+//    (submitMany chunks: group commits of 10,000), then times recovery from scratch and from a
+//    snapshot near the end, and splits a second pass over the journal into SQL and JSON.parse.
+//    Baseline: applying the same commands to a fresh Exchange (events on, as in recovery) in memory.
 // 2. Replays `catalog` catalog commands (teams, events with markets, status changes).
 // 3. Group-commit throughput with 32 concurrent submitters for `seconds` s each, on a no-op store
 //    (baseline: the sequencer and Exchange alone), PGlite and PostgreSQL (when DATABASE_URL is set).
@@ -33,8 +32,6 @@ const CATALOG = Number(process.argv[3] ?? 100_000);
 const SECONDS = Number(process.argv[4] ?? 5);
 const SHAPE = { events: 20, marketsPerEvent: 5, accounts: 500 };
 const accepted = (r: CommandResult) => r.ok;
-/** As ExchangeRuntime.open(): a full replay runs in replay mode (no events), then hands over. */
-const replayFactory = () => new Exchange({ events: false });
 const rows: string[][] = [];
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -152,11 +149,10 @@ async function recoverySection(): Promise<void> {
     // Drop the snapshot close() wrote at the very end; keep the one ~1 % before the end.
     await store.exec('DELETE FROM snapshots WHERE seq = (SELECT max(seq) FROM snapshots)');
     // The first read of the journal since it was written (as at a restart: PGlite sets hint bits
-    // and reads the pages in), with the Exchange in replay mode as ExchangeRuntime.open() does.
+    // and reads the pages in), into an Exchange with events on, as ExchangeRuntime.open() does.
     const scratch = await recover(store, () => new Exchange(), {
       isAccepted: accepted,
       fromScratch: true,
-      replayFactory,
     });
     if (scratch.machine.hash() !== j.live.hash()) throw new Error('recovery from scratch: hash differs');
     rows.push([
@@ -195,7 +191,7 @@ async function recoverySection(): Promise<void> {
       fmt(snapMs),
       (snapMs / baseline).toFixed(2),
     ]);
-    const fromSnap = await recover(store, () => new Exchange(), { isAccepted: accepted, replayFactory });
+    const fromSnap = await recover(store, () => new Exchange(), { isAccepted: accepted });
     if (fromSnap.machine.hash() !== j.live.hash()) throw new Error('recovery from snapshot: hash differs');
     rows.push([
       `recover from snapshot: load+restore, then replay ${fromSnap.replayed}`,
@@ -216,7 +212,7 @@ async function catalogSection(): Promise<void> {
   try {
     const j = await journal(store, cmds, Number.MAX_SAFE_INTEGER);
     await store.exec('DELETE FROM snapshots');
-    const r = await recover(store, () => new Exchange(), { isAccepted: accepted, replayFactory });
+    const r = await recover(store, () => new Exchange(), { isAccepted: accepted });
     if (r.machine.hash() !== j.live.hash()) throw new Error('catalog recovery: hash differs');
     rows.push([
       `recover ${r.replayed} catalog commands from scratch`,

@@ -9,7 +9,7 @@ import type { StateMachine } from '../exchange/types.ts';
 import type { Store } from '../store/types.ts';
 import { listSnapshots, readJournal, readSnapshot } from './journal-store.ts';
 
-export interface RecoverOptions<R, M = unknown> {
+export interface RecoverOptions<R> {
   /** Journal rows fetched per query. */
   pageSize?: number;
   /** When given, every replayed command must be accepted (it was, when journaled). */
@@ -18,14 +18,6 @@ export interface RecoverOptions<R, M = unknown> {
   fromScratch?: boolean;
   /** Stop after this seq (point-in-time state; replicas, tests). */
   toSeq?: number;
-  /**
-   * A machine that applies commands faster to the same state and hash but is not fit to serve
-   * (the Exchange in replay mode builds no events). Used for a full replay (no usable snapshot):
-   * the journal is replayed into it and its state is handed to a `machineFactory()` machine through
-   * snapshot()/restore() at the end. A replay from a snapshot (at most SNAPSHOT_EVERY commands) uses
-   * the serving machine directly: the hand-over costs about as much as replaying that tail saves.
-   */
-  replayFactory?: () => M;
 }
 
 export interface RecoveryResult<M> {
@@ -53,7 +45,7 @@ export class RecoveryError extends Error {
 export async function recover<C extends { ts: number }, R, M extends StateMachine<C, R>>(
   store: Store,
   machineFactory: () => M,
-  options: RecoverOptions<R, M> = {},
+  options: RecoverOptions<R> = {},
 ): Promise<RecoveryResult<M>> {
   const pageSize = options.pageSize ?? 10_000;
   const toSeq = options.toSeq;
@@ -82,8 +74,6 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
   const snapshotLoadMs = performance.now() - t0;
 
   const t1 = performance.now();
-  const serving = machine;
-  if (snapshotSeq === 0 && options.replayFactory !== undefined) machine = options.replayFactory();
   let lastSeq = snapshotSeq;
   let lastTs = 0;
   let replayed = 0;
@@ -104,10 +94,6 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
       replayed++;
     }
     if (rows.length < pageSize) break;
-  }
-  if (machine !== serving) {
-    if (replayed > 0) serving.restore(machine.snapshot());
-    machine = serving;
   }
   const replayMs = performance.now() - t1;
 

@@ -84,9 +84,6 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const clock = deps.clock ?? demoClock(config);
     const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
       isAccepted: (r) => r.ok,
-      // A full replay runs without building events (same state and hash, ~1.5× faster), then
-      // hands its state to the serving Exchange (docs/journal.md).
-      replayFactory: () => new Exchange({ events: false }),
     });
     const exchange = rec.machine;
     const sequencer = new Sequencer<Command, CommandResult>(exchange, (r) => r.ok, store, clock, {

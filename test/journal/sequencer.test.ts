@@ -258,43 +258,6 @@ describe('Sequencer', () => {
     assert.equal(at43.machine.hash(), at43scratch.machine.hash());
   });
 
-  test('a full replay runs in the replay machine and hands its state to a serving one', async () => {
-    class ReplayOnly extends LedgerMachine {
-      readonly replayOnly = true;
-    }
-    let built = 0;
-    const replayFactory = () => {
-      built++;
-      return new ReplayOnly();
-    };
-    const m = new LedgerMachine();
-    const seqr = new Sequencer<LedgerCmd, LedgerResult>(m, ledgerAccepted, store, () => 5, {
-      snapshotEvery: 20,
-    });
-    for (let i = 0; i < 25; i++) await seqr.submit({ type: 'Add', key: `k${i % 4}`, n: i + 1 });
-    await seqr.close();
-    await store.exec('DELETE FROM snapshots WHERE seq = 25'); // keep the one at 20, as after a crash
-    const live = m.hash();
-    const scratch = await recover(store, () => new LedgerMachine(), {
-      fromScratch: true,
-      pageSize: 7,
-      replayFactory,
-      isAccepted: ledgerAccepted,
-    });
-    assert.equal(built, 1);
-    assert.equal(scratch.replayed, 25);
-    assert.equal('replayOnly' in scratch.machine, false);
-    assert.equal(scratch.machine.hash(), live);
-    const next = { type: 'Add', key: 'k0', n: 1, ts: 6 } as const;
-    assert.deepEqual(scratch.machine.apply(next), m.apply(next));
-    // From a snapshot, the (short) tail is replayed by the serving machine itself.
-    const fromSnap = await recover(store, () => new LedgerMachine(), { replayFactory });
-    assert.equal(built, 1);
-    assert.equal(fromSnap.snapshotSeq, 20);
-    assert.equal(fromSnap.replayed, 5);
-    assert.equal(fromSnap.machine.hash(), live);
-  });
-
   test('recovery reports a gap in the journal instead of skipping it', async () => {
     const add = (n: number) => ({ type: 'Add' as const, key: 'k', n, ts: n });
     await appendCommands(store, 1, [1, 2, 3].map(add));
