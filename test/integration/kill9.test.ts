@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bootChild, createGame, fetchToken, httpCall } from '../helpers/child-server.ts';
@@ -52,6 +53,17 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
     traders.push(c.body);
   }
   const DEPOSIT = 100000;
+  // A restart that fails keeps a copy of the data directory it failed on (the place itself is
+  // deleted after the test): a store left unopenable by kill -9 must be diagnosable afterwards.
+  const reboot = async (cycle: number) => {
+    try {
+      return await boot(place.env);
+    } catch (err) {
+      const kept = fileURLToPath(new URL(`../../.tmp/kill9-failures/${Date.now()}`, import.meta.url));
+      cpSync(place.env.DATA_DIR!, kept, { recursive: true });
+      throw new Error(`cycle ${cycle}: restart after kill -9 failed (${String(err)}); data kept in ${kept}`);
+    }
+  };
   const acked: { trader: number; orderId: string }[] = [];
   const r = rng(7);
 
@@ -87,7 +99,7 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
     await Promise.all(loops);
     await exited;
 
-    ({ proc, url, exited } = await boot(place.env));
+    ({ proc, url, exited } = await reboot(cycle));
     running = proc;
     admin = await token(url, ADMIN_ID, ADMIN_SECRET);
     const after = await Promise.all(traders.map((t) => token(url, t.clientId, t.clientSecret)));
