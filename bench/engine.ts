@@ -10,6 +10,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { OrderBook } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/exchange.ts';
+import { IdIndex } from '../src/exchange/id-index.ts';
 import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
 import type { Command, MarketSpec } from '../src/exchange/types.ts';
 
@@ -203,6 +204,46 @@ function runEngine(
   return { ms, cpu, accepted, fills, resting: x.restingCount, crossing, bids: s.bids };
 }
 
+/**
+ * The floor under any engine that takes this stream's commands as they are: only the lookups of a
+ * command's string ids (account Map.get, outcome Map.get, order-id hash and probe of an id table
+ * holding ~300k live ids, as the engine's does by the end), no matching, money or positions.
+ */
+function runLookupFloor(stream: Stream): { ms: number; cpu: number } {
+  const accounts = new Map<string, number>();
+  for (let a = 0; a < ACCOUNTS; a++) accounts.set(accountId(a), a);
+  const outcomes = new Map<string, number>();
+  for (let m = 0; m < MARKETS; m++) {
+    outcomes.set(`m${m}-a`, m * 2);
+    outcomes.set(`m${m}-b`, m * 2 + 1);
+  }
+  const ids: string[] = [];
+  const index = new IdIndex(ids);
+  for (let i = 0; i < 300_000; i++) {
+    ids.push(uuid(N + i));
+    index.set(ids[i]!, i);
+  }
+  const s = stream.again();
+  let ms = 0;
+  let cpu = 0;
+  let sink = 0;
+  for (let chunk = s.next(CHUNK); chunk.length > 0; chunk = s.next(CHUNK)) {
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (c.type !== 'PlaceOrder' && c.type !== 'CancelOrder') continue;
+      sink += accounts.get(c.accountId) ?? 0;
+      if (c.type === 'PlaceOrder') sink += outcomes.get(c.outcomeId) ?? 0;
+      sink += index.getHashed(c.orderId, IdIndex.hashOf(c.orderId));
+    }
+    ms += performance.now() - t0;
+    cpu += cpuMs() - c0;
+  }
+  if (sink === Number.MIN_SAFE_INTEGER) console.log(sink); // keep the loop observable
+  return { ms, cpu };
+}
+
 function runBaseline(stream: Stream, n: number): { ms: number; cpu: number; trades: number } {
   const cmds = stream.again().next(n); // 50k commands: small enough to build up front
   const books = Array.from({ length: MARKETS }, () => new OrderBook());
@@ -305,6 +346,14 @@ function main(): void {
     quiet.push(q.ms);
     quietCpu.push(q.cpu);
   }
+  const floor: number[] = [];
+  const floorCpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    gc?.();
+    const r = runLookupFloor(stream);
+    floor.push(r.ms);
+    floorCpu.push(r.cpu);
+  }
   const base: number[] = [];
   const baseCpu: number[] = [];
   let trades = 0;
@@ -346,6 +395,15 @@ function main(): void {
       ratio: (quietRate / baseRate).toFixed(1),
       'commands/CPU-s': fmt(quietCpuRate),
       'CPU ratio': (quietCpuRate / baseCpuRate).toFixed(1),
+    },
+    {
+      engine: 'floor: only the string-id lookups of each command',
+      commands: N,
+      'median ms': median(floor).toFixed(0),
+      'commands/s': fmt(N / (median(floor) / 1000)),
+      ratio: (N / (median(floor) / 1000) / baseRate).toFixed(1),
+      'commands/CPU-s': fmt(N / (median(floorCpu) / 1000)),
+      'CPU ratio': (N / (median(floorCpu) / 1000) / baseCpuRate).toFixed(1),
     },
     {
       engine: 'nodejs-order-book limit/cancel (no accounts)',
