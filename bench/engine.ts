@@ -365,55 +365,33 @@ function main(): void {
     trades = r.trades;
   }
   const places = info.bids;
-  const engRate = N / (median(eng) / 1000);
   const baseN = Math.min(BASELINE_N, N);
   const baseRate = baseN / (median(base) / 1000);
-  const engCpuRate = N / (median(engCpu) / 1000);
   const baseCpuRate = baseN / (median(baseCpu) / 1000);
   const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
-  const quietRate = N / (median(quiet) / 1000);
-  const quietCpuRate = N / (median(quietCpu) / 1000);
+  /** One table row: rates from the median wall and CPU times, ratios against the baseline's. */
+  const row = (engine: string, n: number, wall: number[], cpu: number[]) => {
+    const rate = n / (median(wall) / 1000);
+    const cpuRate = n / (median(cpu) / 1000);
+    return {
+      engine,
+      commands: n,
+      'median ms': median(wall).toFixed(0),
+      'commands/s': fmt(rate),
+      ratio: (rate / baseRate).toFixed(1),
+      'commands/CPU-s': fmt(cpuRate),
+      'CPU ratio': (cpuRate / baseCpuRate).toFixed(1),
+    };
+  };
   console.log(
     `stream: ${places} bids (${((info.crossing / places) * 100).toFixed(1)}% crossing), ${N - places} cancels; ` +
       `${info.accepted} accepted, ${info.fills} matches, ${info.resting} resting at the end`,
   );
   console.table([
-    {
-      engine: 'Tickbook Exchange.apply (accounts, collateral, events)',
-      commands: N,
-      'median ms': median(eng).toFixed(0),
-      'commands/s': fmt(engRate),
-      ratio: (engRate / baseRate).toFixed(1),
-      'commands/CPU-s': fmt(engCpuRate),
-      'CPU ratio': (engCpuRate / baseCpuRate).toFixed(1),
-    },
-    {
-      engine: 'Tickbook Exchange.apply, replay mode (no events)',
-      commands: N,
-      'median ms': median(quiet).toFixed(0),
-      'commands/s': fmt(quietRate),
-      ratio: (quietRate / baseRate).toFixed(1),
-      'commands/CPU-s': fmt(quietCpuRate),
-      'CPU ratio': (quietCpuRate / baseCpuRate).toFixed(1),
-    },
-    {
-      engine: 'floor: only the string-id lookups of each command',
-      commands: N,
-      'median ms': median(floor).toFixed(0),
-      'commands/s': fmt(N / (median(floor) / 1000)),
-      ratio: (N / (median(floor) / 1000) / baseRate).toFixed(1),
-      'commands/CPU-s': fmt(N / (median(floorCpu) / 1000)),
-      'CPU ratio': (N / (median(floorCpu) / 1000) / baseCpuRate).toFixed(1),
-    },
-    {
-      engine: 'nodejs-order-book limit/cancel (no accounts)',
-      commands: baseN,
-      'median ms': median(base).toFixed(0),
-      'commands/s': fmt(baseRate),
-      ratio: '1.0',
-      'commands/CPU-s': fmt(baseCpuRate),
-      'CPU ratio': '1.0',
-    },
+    row('Tickbook Exchange.apply (accounts, collateral, events)', N, eng, engCpu),
+    row('Tickbook Exchange.apply, replay mode (no events)', N, quiet, quietCpu),
+    row('floor: only the string-id lookups of each command', N, floor, floorCpu),
+    row('nodejs-order-book limit/cancel (no accounts)', baseN, base, baseCpu),
   ]);
   const load = loadavg()
     .map((l) => l.toFixed(1))
