@@ -61,9 +61,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requests = metrics.requests;
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const single = methods.length === 1 ? requests.route(route.url, String(methods[0])) : undefined;
+    const byMethod = new Map(methods.map((m) => [String(m), requests.route(route.url, String(m))]));
     const hook: onResponseHookHandler = (request, reply, done) => {
-      (single ?? requests.route(route.url, request.method)).observe(reply.statusCode, reply.elapsedTime);
+      byMethod.get(request.method)?.observe(reply.statusCode, reply.elapsedTime);
       done();
     };
     const own = route.onResponse;

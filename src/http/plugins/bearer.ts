@@ -78,12 +78,6 @@ async function verifyUncached(auth: AuthService, token: string): Promise<Princip
   }
 }
 
-/** Resolves the principal of a request's bearer token, or throws the RFC 6750 ApiError. */
-export async function authenticateBearer(auth: AuthService, request: FastifyRequest): Promise<Principal> {
-  const token = bearerToken(request);
-  return cachedPrincipal(auth, token) ?? verifyUncached(auth, token);
-}
-
 export function registerBearer(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('principal', undefined);
   app.decorate('requireScope', (scope: Scope): preHandlerHookHandler => {
