@@ -332,6 +332,8 @@ export interface Level {
  */
 export interface StateMachine<C, R> {
   apply(cmd: C): R;
+  /** SHA-256 (hex) of snapshot(): the sequencer hashes the bytes it has just serialized instead of
+   * calling hash() (one serialization per snapshot), and recovery checks restore() against it. */
   hash(): string;
   snapshot(): Uint8Array;
   restore(snapshot: Uint8Array): void;

@@ -20,6 +20,7 @@
 // unknown" — exactly like a lost connection to a database: the command may or may not be in the
 // journal (a COMMIT whose reply was lost is still a commit).
 
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
 import type { Queryable, Store } from '../store/types.ts';
@@ -197,12 +198,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.flush();
-    await this.snapshotWrite;
-    if (this.stopError === undefined && this.durableSeq > this.lastSnapshotSeq) {
-      this.startSnapshot(this.durableSeq);
-      await this.snapshotWrite;
-    }
+    await this.snapshotNow();
   }
 
   /** Takes a snapshot of the current state now (all applied commands must be durable first). */
@@ -299,9 +295,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
         lastSeq - this.lastSnapshotSeq >= this.snapshotEvery &&
         this.snapshotWrite === undefined
       ) {
-        const t0 = performance.now();
-        snap = { bytes: this.machine.snapshot(), hash: this.machine.hash(), ms: 0 };
-        snap.ms = performance.now() - t0;
+        snap = this.takeSnapshot();
       }
       const cmds = batch.map((p) => p.cmd);
       try {
@@ -355,10 +349,16 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   }
 
   private startSnapshot(seq: number): void {
+    this.writeSnapshotInBackground(seq, this.takeSnapshot());
+  }
+
+  /** Serializes the state once; its hash is the SHA-256 of those bytes (StateMachine.hash()'s
+   * contract), so the state is not serialized a second time by hash(). */
+  private takeSnapshot(): { bytes: Uint8Array; hash: string; ms: number } {
     const t0 = performance.now();
     const bytes = this.machine.snapshot();
-    const hash = this.machine.hash();
-    this.writeSnapshotInBackground(seq, { bytes, hash, ms: performance.now() - t0 });
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    return { bytes, hash, ms: performance.now() - t0 };
   }
 
   private writeSnapshotInBackground(

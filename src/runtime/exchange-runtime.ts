@@ -76,6 +76,12 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       deps.log.error({ err }, 'sequencer stopped: the journal is the source of truth, restart the process');
       this.emit('fatal', err);
     });
+    // A failed snapshot write costs only replay time at the next start (the journal holds every
+    // command), so it is logged, not fatal; a failing committed-batch listener is a read-model bug.
+    sequencer.on('snapshotError', (err: unknown) => deps.log.warn({ err }, 'snapshot write failed'));
+    sequencer.on('listenerError', (err: unknown) =>
+      deps.log.error({ err }, 'committed-batch listener failed'),
+    );
   }
 
   /** Recovers the state from the store (snapshot + journal tail) and opens the sequencer. */
