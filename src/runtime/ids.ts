@@ -50,5 +50,3 @@ export function uuidv7(now: number = Date.now()): string {
   }
   return text.toString('latin1', 0, 36);
 }
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

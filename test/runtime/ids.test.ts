@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UUID_RE, uuidv7 } from '../../src/runtime/ids.ts';
+import { isUuid } from '../../src/catalog/ids.ts';
+import { uuidv7 } from '../../src/runtime/ids.ts';
 
 describe('uuidv7 (RFC 9562 §5.7)', () => {
   it('has the UUID text form, version 7 and the RFC variant', () => {
     for (let i = 0; i < 1000; i++) {
       const id = uuidv7(1_800_000_000_000 + i);
-      assert.match(id, UUID_RE);
+      assert.ok(isUuid(id), id);
       assert.equal(id.length, 36);
       assert.equal(id[14], '7');
       assert.ok('89ab'.includes(id[19]!), id);
@@ -25,12 +26,5 @@ describe('uuidv7 (RFC 9562 §5.7)', () => {
     for (let i = 0; i < 5000; i++) ids.push(uuidv7(t + Math.floor(i / 1000)));
     assert.deepEqual([...ids].sort(), ids);
     assert.equal(new Set(ids).size, ids.length);
-  });
-
-  it('returns a new, independent string each time (the text buffer is reused)', () => {
-    const a = uuidv7(1_900_000_000_000);
-    const copy = `${a}`;
-    uuidv7(1_900_000_000_001);
-    assert.equal(a, copy);
   });
 });
