@@ -35,7 +35,6 @@ import {
   IW,
   NIL,
   OrderPool,
-  TIF_CODES,
 } from './order-pool.ts';
 import type { ExchangeReader } from './reader.ts';
 import { ONE, TICK_COUNT, TICK_INDEX, TICKS } from './ticks.ts';
@@ -49,7 +48,6 @@ import {
   EVENT_STATUSES,
   EVENT_TYPES,
   type EventRecord,
-  type EventStatus,
   type Fill,
   type Game,
   type Id,
@@ -67,7 +65,6 @@ import {
   type Team,
   TIFS,
   type Tick,
-  type TimeInForce,
   type TradingLock,
   type Wallet,
 } from './types.ts';
@@ -1450,7 +1447,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
       price: TICKS[pool.i32[h * IW + I_LEVEL]],
       qty: pool.f64[h * FW + F_QTY],
       originalQty: pool.f64[h * FW + F_ORIGINAL_QTY],
-      tif: TIF_CODES[pool.i32[h * IW + I_TIF]] as TimeInForce,
+      tif: TIFS[pool.i32[h * IW + I_TIF]]!,
       expiresAt: exp >= 0 ? exp : null,
       // both maps are usually empty: skip the lookups then
       flags: pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null,
@@ -1883,10 +1880,3 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     return createHash('sha256').update(this.snapshot()).digest('hex');
   }
 }
-
-/** Type guard for callers that switch on results. */
-export function isRejection(r: CommandResult): r is Extract<CommandResult, { ok: false }> {
-  return !r.ok;
-}
-
-export type { EventStatus };

@@ -13,16 +13,12 @@
 
 export const NIL = -1;
 
-export const TIF_CODES = ['GTC', 'GTT', 'IOC', 'FOK', 'PO'] as const;
-
 /** Int32 fields. */
 export const I_PREV = 0;
 export const I_NEXT = 1;
 export const I_APREV = 2;
 export const I_ANEXT = 3;
-/** Unused (were the global acceptance-order list; see the header). */
-export const I_GPREV = 4;
-export const I_GNEXT = 5;
+// Slots 4–5: unused (were the global acceptance-order list; see the header).
 /** Book index (market index × 2 + currency index). */
 export const I_BOOK = 6;
 export const I_ACCOUNT = 7;

@@ -3,7 +3,7 @@
 // unexpected (logged, answered 500 without internals). Unknown routes answer 404 and a known
 // path with the wrong method 405 with an Allow header (RFC 9110 §15.5.6).
 
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError, type ErrorCode, ErrorCodes, type ErrorEnvelope, envelope } from '../errors.ts';
 
@@ -60,12 +60,6 @@ export function mapError(err: unknown): MappedError {
     return { status, body: envelope(status, 'VALIDATION_FAILED', fe.message ?? 'Bad request') };
   }
   return { status: 500, body: envelope(500, 'INTERNAL_ERROR', ErrorCodes.INTERNAL_ERROR.message) };
-}
-
-export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
-  const m = mapError(err);
-  if (m.headers) reply.headers(m.headers);
-  return reply.code(m.status).type('application/json; charset=utf-8').send(m.body);
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
-import Fastify from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { isScope, type Principal, type Scope } from '../../src/auth/scopes.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -15,8 +14,6 @@ import { ApiError } from '../../src/errors.ts';
 import exchangeApi from '../../src/http/routes/exchange-api.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MemoryPort } from '../helpers/memory-port.ts';
-
-void Fastify;
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
   AjvModule) as typeof AjvModule.default;

@@ -3,7 +3,7 @@
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
 import { MARKET_TYPE_FILTER_VALUES } from '../wire/names.ts';
 import { eventSchema, marketSchema } from './catalog.ts';
-import { currency, isoTime, uuid } from './common.ts';
+import { currency, uuid } from './common.ts';
 
 export const moneyBodySchema = {
   type: 'object',
@@ -156,5 +156,3 @@ export const lockBodySchema = {
   required: ['reason'],
   additionalProperties: false,
 } as const;
-
-export { isoTime };

@@ -57,14 +57,6 @@ export const authErrors = { 401: errorEnvelope, 403: errorEnvelope, 429: errorEn
 
 export const bearer = [{ bearer: [] }];
 
-export const currencyQuery = (required: boolean, description?: string) =>
-  ({
-    type: 'object',
-    properties: { currency: { ...currency, ...(description ? { description } : {}) } },
-    ...(required ? { required: ['currency'] } : {}),
-    additionalProperties: false,
-  }) as const;
-
 export const pagination = {
   limit: { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Page size (1–100)' },
   offset: { type: 'integer', minimum: 0, default: 0, description: 'Rows to skip' },
