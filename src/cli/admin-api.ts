@@ -1,11 +1,12 @@
 // The CLI's client for a running server's admin API: obtains a token with the operator
-// credentials (TICKBOOK_ADMIN_CLIENT_ID/_SECRET, else $DATA_DIR/admin-credentials.json) and calls
-// /admin/v1/… with it. The CLI changes clients only through the server, so the server's
+// credentials (TICKBOOK_ADMIN_CLIENT_ID/_SECRET as parsed by src/config.ts, else
+// $DATA_DIR/admin-credentials.json) and calls /admin/v1/… with it. The CLI changes clients only through the server, so the server's
 // in-memory client registry stays the single writer (src/auth/clients.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError } from './types.ts';
+import type { Config } from '../config.ts';
+import { type CliContext, CliError, type CommandArgs, type OptionSpec } from './types.ts';
 
 export interface AdminCredentials {
   clientId: string;
@@ -14,13 +15,13 @@ export interface AdminCredentials {
 }
 
 export function readAdminCredentials(
-  env: Record<string, string | undefined>,
-  dataDir: string,
+  config: Pick<Config, 'adminClientId' | 'adminClientSecret' | 'dataDir'>,
 ): AdminCredentials {
-  const id = env.TICKBOOK_ADMIN_CLIENT_ID;
-  const secret = env.TICKBOOK_ADMIN_CLIENT_SECRET;
-  if (id && secret) return { clientId: id, clientSecret: secret, source: 'environment' };
-  const file = join(dataDir, 'admin-credentials.json');
+  const { adminClientId: id, adminClientSecret: secret } = config;
+  if (id !== undefined && secret !== undefined) {
+    return { clientId: id, clientSecret: secret, source: 'environment' };
+  }
+  const file = join(config.dataDir, 'admin-credentials.json');
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8')) as { clientId?: unknown; clientSecret?: unknown };
     if (typeof j.clientId === 'string' && typeof j.clientSecret === 'string') {
@@ -111,4 +112,19 @@ export function serverUrl(url: unknown, config: { host: string; port: number }):
   if (typeof url === 'string' && url !== '') return url;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/** The `--url` option of every command that calls the admin API. */
+export const urlOption: OptionSpec = { url: { type: 'string' } };
+
+/** The admin API of the server the command names (--url) with the operator credentials. */
+export function adminApi(args: CommandArgs, ctx: CliContext): AdminApi {
+  const config = ctx.config();
+  return new AdminApi(serverUrl(args.values.url, config), readAdminCredentials(config));
+}
+
+/** The command's positional arguments, exactly `n` of them, else a usage error (exit code 2). */
+export function positionals(args: CommandArgs, n: number, usage: string): string[] {
+  if (args.positionals.length !== n) throw new CliError(`usage: tickbook ${usage}`, 2);
+  return args.positionals;
 }

@@ -2,22 +2,14 @@
 // (--url, default http://$HOST:$PORT from the environment) with the operator credentials.
 
 import type { ClientView, CreatedClient, RotatedSecret } from '../../auth/service.ts';
-import { AdminApi, readAdminCredentials, serverUrl } from '../admin-api.ts';
+import { adminApi as api, positionals, urlOption } from '../admin-api.ts';
 import { printResult, table } from '../output.ts';
-import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
+import { CliError, type Command, type CommandArgs } from '../types.ts';
 
-const urlOption: OptionSpec = {
-  url: { type: 'string' },
-};
-
-function api(args: CommandArgs, ctx: CliContext): AdminApi {
-  const url = serverUrl(args.values.url, ctx.config());
-  return new AdminApi(url, readAdminCredentials(ctx.env, ctx.config().dataDir));
-}
-
+/** The one client id a command takes, encoded for the request path. */
 function oneId(args: CommandArgs, cmd: string): string {
-  if (args.positionals.length !== 1) throw new CliError(`usage: tickbook clients ${cmd} <clientId>`, 2);
-  return encodeURIComponent(args.positionals[0]);
+  const [id] = positionals(args, 1, `clients ${cmd} <clientId>`);
+  return encodeURIComponent(id!);
 }
 
 export const clientsCreate: Command = {

@@ -10,23 +10,9 @@ import { parseSchedule } from '../../catalog/import.ts';
 import type { CommandInput } from '../../http/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
-import { AdminApi, readAdminCredentials, serverUrl } from '../admin-api.ts';
+import { adminApi as api, positionals, urlOption } from '../admin-api.ts';
 import { printResult } from '../output.ts';
 import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
-
-const urlOption: OptionSpec = { url: { type: 'string' } };
-
-function api(args: CommandArgs, ctx: CliContext): AdminApi {
-  return new AdminApi(
-    serverUrl(args.values.url, ctx.config()),
-    readAdminCredentials(ctx.env, ctx.config().dataDir),
-  );
-}
-
-function positionals(args: CommandArgs, n: number, usage: string): string[] {
-  if (args.positionals.length !== n) throw new CliError(`usage: tickbook ${usage}`, 2);
-  return args.positionals;
-}
 
 const quietLog = { info() {}, warn() {}, error() {} };
 
