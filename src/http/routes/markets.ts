@@ -81,6 +81,10 @@ const currencyOptional = {
  */
 const EVENT_ENTRIES = 4_096;
 const BOOK_ENTRIES = 16_384;
+/** Punctuation spliced between cached event arrays by getMarketsByEvents (allocated once). */
+const OPEN_BRACKET = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE_BRACKET = Buffer.from(']');
 
 export default async function marketRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
   const { port } = opts;
@@ -170,7 +174,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       const r = port.reader();
       const { currency: cur } = request.body;
       // Splice the per-event cached arrays: no serialization, only copying bytes.
-      const parts: Buffer[] = [Buffer.from('[')];
+      const parts: Buffer[] = [OPEN_BRACKET];
       let first = true;
       const seen = new Set<string>();
       for (const raw of request.body.eventIds) {
@@ -179,11 +183,11 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         seen.add(id);
         const body = eventMarketsBody(r, id, cur)?.body;
         if (!body || body.length <= 2) continue;
-        if (!first) parts.push(Buffer.from(','));
+        if (!first) parts.push(COMMA);
         parts.push(body.subarray(1, body.length - 1));
         first = false;
       }
-      parts.push(Buffer.from(']'));
+      parts.push(CLOSE_BRACKET);
       return reply.code(200).header('content-type', JSON_TYPE).send(Buffer.concat(parts));
     },
   );
