@@ -84,13 +84,6 @@ export class IdIndex {
     this.slots = t;
   }
 
-  delete(id: string): boolean {
-    const i = this.find(id, IdIndex.hashOf(id));
-    if (i < 0) return false;
-    this.removeAt(i);
-    return true;
-  }
-
   /** Removes the entry of `handle`, whose id hashed to `h`; false when it is not there. */
   deleteHashed(h: number, handle: number): boolean {
     const m = this.mask;

@@ -16,12 +16,17 @@ test('IdIndex behaves like a Map under random inserts and deletes (growth, backw
           if (add && !ref.has(id)) {
             const h = keys.length;
             keys.push(id);
-            idx.set(id, h);
+            // As the engine does: hash once at insert, remove by (hash, handle).
+            idx.setHashed(IdIndex.hashOf(id), h);
             ref.set(id, h);
           } else if (!add) {
-            // lookups and deletes use a distinct string object with the same content, like JSON input
+            // lookups use a distinct string object with the same content, like JSON input; the
+            // handle to remove comes from the reference model (-1 when absent, matching no slot)
             const probe = ` ${id}`.slice(1);
-            assert.equal(idx.delete(probe), ref.delete(probe));
+            const h = ref.get(probe) ?? -1;
+            assert.equal(idx.get(probe), h);
+            assert.equal(idx.deleteHashed(IdIndex.hashOf(probe), h), ref.delete(probe));
+            assert.equal(idx.get(probe), -1);
           }
         }
         assert.equal(idx.size, ref.size);
