@@ -37,7 +37,7 @@ import {
   OrderPool,
 } from './order-pool.ts';
 import type { ExchangeReader } from './reader.ts';
-import { ONE, TICK_COUNT, TICK_INDEX, TICKS } from './ticks.ts';
+import { isTick, ONE, TICK_COUNT, TICK_INDEX, TICKS } from './ticks.ts';
 import { canTransition, gameStatusFor } from './transitions.ts';
 import {
   type Command,
@@ -73,6 +73,8 @@ import {
   coefficientToPpm,
   feeDenominator,
   feeNumerator,
+  MONEY_PER_MCU,
+  MONEY_PER_TICK_MCU,
   maxTakerFee,
   PPM,
   roundHalfUp,
@@ -84,8 +86,6 @@ type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE';
 const DEFAULT_FEE_PPM = 30_000; // 0.03 (DESIGN.md §4)
 const SNAPSHOT_MAGIC = 'tickbook-exchange/1';
 const CUR_INDEX: Record<string, number> = { CASH: 0, COIN: 1 };
-const MONEY_PER_TICK_MCU = [1, 100]; // by currency index: bidCost = tick × qty × this
-const MONEY_PER_MCU = [1_000, 100_000];
 /**
  * Wallets live in one Float64Array, WS slots per account index: available at +ci, reserved at
  * +2+ci, the touch stamp at +4+ci (ci = currency index; 2 slots spare). One account's whole wallet
@@ -830,14 +830,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const tifCode = TIFS.indexOf(c.tif);
     if (tifCode < 0) return reject('INVALID_TIF');
     const tick = c.price;
-    if (
-      typeof tick !== 'number' ||
-      !(tick > 0 && tick < ONE) ||
-      TICK_INDEX[tick] < 0 ||
-      !Number.isInteger(tick)
-    ) {
-      return reject('INVALID_PRICE');
-    }
+    if (!isTick(tick)) return reject('INVALID_PRICE');
     const qty = c.qty;
     const cost = tick * qty * MONEY_PER_TICK_MCU[ci];
     if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[ci])) return reject('INVALID_QTY');
@@ -867,6 +860,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const ms = this.markets[mi];
     if (ms.rec.status !== 'OPEN') return reject('MARKET_NOT_OPEN');
     const es = ms.event.status;
+    // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
     if (es !== 'OPEN_PREGAME' && es !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
     if (this.isLocked(ms.event.id, c.ts)) return reject('TRADING_LOCKED');
     // Live fills pay a taker fee; its worst case is reserved with the cost so the wallet can never

@@ -9,14 +9,23 @@ import type { Currency, Money, Qty, Tick } from './types.ts';
 /** Money per currency unit (Money is 1e-5 of a unit). */
 export const MONEY_PER_UNIT = 100_000;
 
-/** Money per minimum currency unit: CASH 1 MCU = 0.01 Cash = 1000 Money; COIN 1 MCU = 1 Coin. */
+/** Money per minimum currency unit by currency index (CURRENCIES order: CASH, COIN): CASH 1 MCU =
+ * 0.01 Cash = 1000 Money; COIN 1 MCU = 1 Coin. The engine indexes these on its hot path. */
+export const MONEY_PER_MCU: readonly number[] = [1_000, 100_000];
+
+/** Money per (tick × MCU) by currency index: cost of `qty` at `tick` = tick × qty × this. */
+export const MONEY_PER_TICK_MCU: readonly number[] = [1, 100];
+
+const currencyIndex = (currency: Currency): number => (currency === 'CASH' ? 0 : 1);
+
+/** Money per minimum currency unit (MONEY_PER_MCU by name). */
 export function moneyPerMcu(currency: Currency): number {
-  return currency === 'CASH' ? 1_000 : 100_000;
+  return MONEY_PER_MCU[currencyIndex(currency)]!;
 }
 
-/** Money per (tick × MCU): cost of `qty` at `tick` = tick × qty × this (CASH 1, COIN 100). */
+/** Money per (tick × MCU) (MONEY_PER_TICK_MCU by name): CASH 1, COIN 100. */
 export function moneyPerTickMcu(currency: Currency): number {
-  return currency === 'CASH' ? 1 : 100;
+  return MONEY_PER_TICK_MCU[currencyIndex(currency)]!;
 }
 
 function parseDecimal(x: number | string): number | null {
@@ -68,7 +77,7 @@ export function moneyToUnits(m: Money): number {
  * split between a maker at q and a taker at 1000 − q always adds up to the full payout.
  */
 export function bidCost(tick: Tick, qty: Qty, currency: Currency): Money {
-  return tick * qty * (currency === 'CASH' ? 1 : 100);
+  return tick * qty * moneyPerTickMcu(currency);
 }
 
 /** Full payout of `qty` MCU in Money. */
