@@ -6,5 +6,6 @@ import { register } from 'tsx/esm/api';
 register();
 const { main } = await import('../src/cli/main.ts');
 const code = await main(process.argv.slice(2));
-// `start` keeps running (its listeners hold the event loop); every other command ends here.
-if (code !== 0 || !process.argv.slice(2).includes('start')) process.exitCode = code;
+// Setting the exit code does not end the process: after a successful `start` (code 0) its
+// listeners keep it running until SIGINT/SIGTERM; every other command ends here.
+process.exitCode = code;

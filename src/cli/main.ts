@@ -114,8 +114,9 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       return e.exitCode;
     }
     if (e instanceof WriterLockError) {
+      // The store is in use by another process: the same exit code as `npm start` (src/main.ts).
       err(`error: ${e.message}`);
-      return 1;
+      return 2;
     }
     if (e instanceof ConfigError) {
       err(`error: ${e.message}`);
@@ -124,6 +125,6 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     err(`error: ${(e as Error).stack ?? String(e)}`);
     return 1;
   } finally {
-    if (ownsStore && store !== undefined && command.name !== 'start') await store.close();
+    if (ownsStore && store !== undefined) await store.close();
   }
 }

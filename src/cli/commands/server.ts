@@ -5,12 +5,11 @@ import type { Command } from '../types.ts';
 export const start: Command = {
   name: 'start',
   summary: 'Start the server (same as npm start)',
-  async run() {
-    // main.ts owns the start-up sequence (store, exchange, auth, listeners). The specifier is a
-    // variable so this module type-checks on its own.
-    const entry = '../../main.ts';
-    const mod = (await import(entry)) as { startServer?: (o: object) => Promise<unknown> };
-    if (typeof mod.startServer === 'function') await mod.startServer({ banner: true, signals: true });
+  async run(_args, ctx) {
+    // main.ts owns the start-up sequence (store, exchange, auth, listeners). This resolves once
+    // the server listens; its listeners then keep the process running until a signal.
+    const { startServer } = await import('../../main.ts');
+    await startServer({ env: ctx.env, banner: true, signals: true });
     return 0;
   },
 };
