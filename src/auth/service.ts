@@ -461,9 +461,7 @@ export class AuthService {
   }
 
   getClient(clientId: string): ClientView {
-    const c = this.clients.get(clientId);
-    if (c === undefined) throw new ApiError('CLIENT_NOT_FOUND', `Client ${clientId} not found`);
-    return toView(c, this.now());
+    return toView(this.mustGet(clientId), this.now());
   }
 
   /**

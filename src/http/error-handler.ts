@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError, type ErrorCode, ErrorCodes, type ErrorEnvelope, envelope } from '../errors.ts';
+import { JSON_TYPE } from './response-cache.ts';
 
 export interface MappedError {
   status: number;
@@ -86,7 +87,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (m.status >= 500) request.log.error({ err }, 'unhandled error');
     else request.log.info({ code: m.body.code, status: m.status }, 'request rejected');
     if (m.headers) reply.headers(m.headers);
-    return reply.code(m.status).type('application/json; charset=utf-8').send(m.body);
+    return reply.code(m.status).type(JSON_TYPE).send(m.body);
   });
 
   app.setNotFoundHandler((request, reply) => {

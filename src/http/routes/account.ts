@@ -70,7 +70,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
       const cur = request.query.currency;
       const r = port.reader();
       let positionCost = 0;
-      for (const p of r.positions(accountId, cur)) if (p.currency === cur) positionCost += p.cost;
+      for (const p of r.positions(accountId, cur)) positionCost += p.cost;
       return {
         openPositionCost: moneyToUnits(positionCost),
         openOrderCost: moneyToUnits(r.wallet(accountId, cur)?.reserved ?? 0),
@@ -119,10 +119,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
       return port
         .reader()
         .positions(accountId, q.currency)
-        .filter(
-          (p) =>
-            (q.currency === undefined || p.currency === q.currency) && (!wanted || wanted.has(p.outcomeId)),
-        )
+        .filter((p) => !wanted || wanted.has(p.outcomeId))
         .map(positionToWire);
     },
   );

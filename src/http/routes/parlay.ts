@@ -24,6 +24,7 @@ import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/ty
 import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
 import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
+import { JSON_TYPE } from '../response-cache.ts';
 
 export interface ParlayRouteOptions {
   /** The current exchange state (called once per request). */
@@ -414,7 +415,7 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
       return reply
         .code(201)
         .header('cache-control', cacheControl)
-        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-type', JSON_TYPE)
         .send(writer.write(result.quote, nextOfferId(), expiresAt, reader.catalogVersion));
     },
   );
