@@ -128,6 +128,10 @@ export const importCmd: Command = {
   },
 };
 
+/** An id as one path segment of a request. */
+const enc = (id: string | undefined): string => encodeURIComponent(id!);
+
+/** A command that makes one admin API request from its positional arguments (raw, as typed). */
 function adminCommand(
   name: string,
   summary: string,
@@ -142,8 +146,7 @@ function adminCommand(
     usage: `${usage} [--url URL]`,
     options: { ...urlOption, ...options },
     async run(args, ctx) {
-      const p = positionals(args, n, `${name} ${usage}`).map((x) => encodeURIComponent(x));
-      const { method, path, body } = request(p, args);
+      const { method, path, body } = request(positionals(args, n, `${name} ${usage}`), args);
       const result = await api(args, ctx).call<unknown>(method, path, body);
       // A 204 has no body: say what was done instead of printing `undefined`.
       if (result === undefined || result === '') {
@@ -163,8 +166,8 @@ export const eventsStatus = adminCommand(
   2,
   ([id, status]) => ({
     method: 'POST',
-    path: `/admin/v1/events/${id}/status`,
-    body: { status: decodeURIComponent(status!) },
+    path: `/admin/v1/events/${enc(id)}/status`,
+    body: { status },
   }),
 );
 
@@ -175,8 +178,8 @@ export const marketsStatus = adminCommand(
   2,
   ([id, status]) => ({
     method: 'POST',
-    path: `/admin/v1/markets/${id}/status`,
-    body: { status: decodeURIComponent(status!) },
+    path: `/admin/v1/markets/${enc(id)}/status`,
+    body: { status },
   }),
 );
 
@@ -187,8 +190,8 @@ export const marketsSettle = adminCommand(
   2,
   ([id, result]) => ({
     method: 'POST',
-    path: `/admin/v1/markets/${id}/settle`,
-    body: result === 'PUSH' ? { result: 'PUSH' } : { winningOutcomeId: decodeURIComponent(result!) },
+    path: `/admin/v1/markets/${enc(id)}/settle`,
+    body: result === 'PUSH' ? { result: 'PUSH' } : { winningOutcomeId: result },
   }),
 );
 
@@ -211,7 +214,7 @@ export const locksSet = adminCommand(
 
 export const locksClear = adminCommand('locks clear', 'Clear a trading lock', '<lockId>', 1, ([id]) => ({
   method: 'DELETE',
-  path: `/admin/v1/locks/${id}`,
+  path: `/admin/v1/locks/${enc(id)}`,
 }));
 
 export const locksList = adminCommand(
@@ -233,7 +236,7 @@ function moneyCommand(kind: 'deposit' | 'withdraw'): Command {
     3,
     ([id, currency, amount]) => ({
       method: 'POST',
-      path: `/admin/v1/accounts/${id}/${kind === 'deposit' ? 'deposits' : 'withdrawals'}`,
+      path: `/admin/v1/accounts/${enc(id)}/${kind === 'deposit' ? 'deposits' : 'withdrawals'}`,
       body: { currency, amount: Number(amount) },
     }),
   );
