@@ -89,7 +89,3 @@ export function envelope(
   if (details !== undefined) body.details = details;
   return body;
 }
-
-export function apiErrorEnvelope(err: ApiError): ErrorEnvelope {
-  return envelope(err.statusCode, err.code, err.message, err.details);
-}

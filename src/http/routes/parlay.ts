@@ -18,12 +18,13 @@ import { randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { ApiError, apiErrorEnvelope, ErrorCodes, envelope } from '../../errors.ts';
+import { ApiError, ErrorCodes, envelope } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/types.ts';
 import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
 import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
+import { mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 
 export interface ParlayRouteOptions {
@@ -301,8 +302,9 @@ function parlayErrorHandler(
 ) {
   reply.header('cache-control', 'no-store');
   if (err instanceof ApiError) {
-    if (err.headers) reply.headers(err.headers);
-    return reply.code(err.statusCode).send(apiErrorEnvelope(err));
+    const m = mapError(err);
+    if (m.headers) reply.headers(m.headers);
+    return reply.code(m.status).send(m.body);
   }
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
