@@ -6,7 +6,8 @@ import { KeyRing } from '../../auth/keys.ts';
 import { printResult, table } from '../output.ts';
 import type { CliContext, Command } from '../types.ts';
 
-async function ring(ctx: CliContext, ensureCurrent: boolean): Promise<KeyRing> {
+/** The store's key ring as it is: opening it never creates or rotates a key (`keys rotate` does). */
+async function ring(ctx: CliContext): Promise<KeyRing> {
   const config = ctx.config();
   return KeyRing.open(
     await ctx.openStore(),
@@ -15,7 +16,7 @@ async function ring(ctx: CliContext, ensureCurrent: boolean): Promise<KeyRing> {
       tokenTtlSeconds: config.tokenTtlSeconds,
       encryptionSecret: config.keyEncryptionSecret,
     },
-    ensureCurrent,
+    false,
   );
 }
 
@@ -23,7 +24,7 @@ export const keysList: Command = {
   name: 'keys list',
   summary: 'List the token signing keys (current and still-published)',
   async run(_args, ctx) {
-    const keys = (await ring(ctx, false)).list();
+    const keys = (await ring(ctx)).list();
     printResult(ctx, keys, () =>
       keys.length === 0
         ? 'no signing keys yet (the server creates one on first start)'
@@ -43,7 +44,7 @@ export const keysRotate: Command = {
   name: 'keys rotate',
   summary: 'Start signing with a new key (TOKEN_ALG); old keys stay published until their tokens expire',
   async run(_args, ctx) {
-    const r = await ring(ctx, false);
+    const r = await ring(ctx);
     const key = await r.rotate();
     const info = r.list().find((k) => k.kid === key.kid)!;
     printResult(
