@@ -9,7 +9,14 @@ import type { ExchangeReader } from '../../exchange/reader.ts';
 import { TICKS } from '../../exchange/ticks.ts';
 import type { Currency, Id, MarketRecord } from '../../exchange/types.ts';
 import { tickToPrice } from '../../exchange/units.ts';
-import { JSON_TYPE, LruCache, sendCached, VersionedBody, VersionedCache } from '../response-cache.ts';
+import {
+  cachedBody,
+  JSON_TYPE,
+  LruCache,
+  sendCached,
+  VersionedBody,
+  VersionedCache,
+} from '../response-cache.ts';
 import { bookSchema, locksSchema, marketSchema, marketWithBookSchema } from '../schemas/catalog.ts';
 import { authErrors, bearer, currency, errorEnvelope, notModified, uuid } from '../schemas/common.ts';
 import { bookToWire, type WireBook } from '../wire/book.ts';
@@ -95,7 +102,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
   const marketBodies = new VersionedCache<string>(BOOK_ENTRIES);
   const openLists = new VersionedCache<string>(1024);
   const openSelections = new LruCache<string, { catalogVersion: number; markets: MarketRecord[] }>(1024);
-  const ticks = new VersionedBody();
+  const ticks = cachedBody(TICKS.map(tickToPrice)); // a constant: serialized once
   const locks = new VersionedBody();
 
   /** Cached bytes of one event's markets with books, or undefined for an unknown event. */
@@ -359,12 +366,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         response: { 200: { type: 'array', items: { type: 'number' } }, 304: notModified, ...authErrors },
       },
     },
-    (request, reply) =>
-      sendCached(
-        request,
-        reply,
-        ticks.get(0, () => TICKS.map(tickToPrice)),
-      ),
+    (request, reply) => sendCached(request, reply, ticks),
   );
 
   app.get(
@@ -387,7 +389,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       return sendCached(
         request,
         reply,
-        locks.get(version, () => locksToWire(r)),
+        locks.get(version, () => locksToWire(system, events)),
       );
     },
   );

@@ -4,7 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
-import { sendCached, VersionedBody } from '../response-cache.ts';
+import { cachedBody, sendCached, VersionedBody } from '../response-cache.ts';
 import { stringList } from '../schemas/catalog.ts';
 import { authErrors, bearer, notModified } from '../schemas/common.ts';
 import type { ExchangeRouteOptions } from './exchange-common.ts';
@@ -38,8 +38,9 @@ export default async function metadataRoutes(
 ): Promise<void> {
   const { port } = opts;
   const leagues = new VersionedBody();
-  const types = new VersionedBody();
-  const statuses = new VersionedBody();
+  // Constants: serialized once, here.
+  const types = cachedBody([...EVENT_TYPES]);
+  const statuses = cachedBody([...EVENT_STATUSES]);
   const guard = app.requireScope('read:tape');
   const schema = (summary: string, description: string) => ({
     tags: ['metadata'],
@@ -65,22 +66,12 @@ export default async function metadataRoutes(
   app.get(
     '/nbx/v2/emm/event-metadata/types',
     { preHandler: guard, schema: schema('List event types', 'All event types (SPEC.md §4.4)') },
-    (request, reply) =>
-      sendCached(
-        request,
-        reply,
-        types.get(0, () => [...EVENT_TYPES]),
-      ),
+    (request, reply) => sendCached(request, reply, types),
   );
 
   app.get(
     '/nbx/v2/emm/event-metadata/statuses',
     { preHandler: guard, schema: schema('List event statuses', 'All event statuses (SPEC.md §4.4)') },
-    (request, reply) =>
-      sendCached(
-        request,
-        reply,
-        statuses.get(0, () => [...EVENT_STATUSES]),
-      ),
+    (request, reply) => sendCached(request, reply, statuses),
   );
 }

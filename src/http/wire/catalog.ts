@@ -170,17 +170,24 @@ export function lockToWire(l: TradingLock): WireLock {
     eventId: l.eventId,
     reason: l.reason,
     createdAt: isoMillis(l.createdAt),
-    minuteDuration: l.expiresAt === null ? null : (l.expiresAt - l.createdAt) / 60_000,
+    minuteDuration: minuteDuration(l),
     expiresAt: isoOrNull(l.expiresAt),
   };
 }
 
-/** `GET /nbx/v2/emm/locks` body (reference/production-api.md). */
-export function locksToWire(r: ExchangeReader): {
+/** Minutes a lock lasts from its creation (fractional), or null when it lasts until cleared. */
+function minuteDuration(l: TradingLock): number | null {
+  return l.expiresAt === null ? null : (l.expiresAt - l.createdAt) / 60_000;
+}
+
+/** `GET /nbx/v2/emm/locks` body (reference/production-api.md) from the reader's active locks. */
+export function locksToWire(
+  system: TradingLock | null,
+  events: readonly TradingLock[],
+): {
   systemLock: { id: Id; minuteDuration: number | null; createdAt: string; reason: string } | null;
   lockedEventIds: Id[];
 } {
-  const { system, events } = r.locks();
   const ids = new Set<Id>();
   for (const l of events) if (l.eventId !== null) ids.add(l.eventId);
   return {
@@ -189,7 +196,7 @@ export function locksToWire(r: ExchangeReader): {
         ? null
         : {
             id: system.id,
-            minuteDuration: system.expiresAt === null ? null : (system.expiresAt - system.createdAt) / 60_000,
+            minuteDuration: minuteDuration(system),
             createdAt: isoMillis(system.createdAt),
             reason: system.reason,
           },
