@@ -7,9 +7,8 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningServer, startServer } from '../../src/main.ts';
-import { PostgresStore } from '../../src/store/postgres-store.ts';
 import type { StoreKind } from '../../src/store/types.ts';
-import { pgliteTemplate } from './store.ts';
+import { createPostgresSchema, pgliteTemplate } from './store.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
@@ -49,23 +48,14 @@ export async function serverPlace(
     cpSync(await pgliteTemplate(), join(dataDir, 'pg'), { recursive: true });
     return { kind, env, destroy: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  const schema = `it_${randomBytes(6).toString('hex')}`;
-  const admin = await PostgresStore.open(url, 1);
-  await admin.exec(`CREATE SCHEMA ${schema}`);
-  await admin.close();
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  env.DATABASE_URL = u.toString();
+  const pg = await createPostgresSchema('it_');
+  env.DATABASE_URL = pg.url;
   return {
     kind,
     env,
     destroy: async () => {
       rmSync(dataDir, { recursive: true, force: true });
-      const a = await PostgresStore.open(url, 1);
-      await a.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await a.close();
+      await pg.drop();
     },
   };
 }

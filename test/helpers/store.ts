@@ -19,8 +19,6 @@ import {
   existsSync,
   mkdirSync,
   openSync,
-  readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -28,6 +26,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listMigrations } from '../../src/store/migrations.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import type { Queryable, Store, StoreKind } from '../../src/store/types.ts';
@@ -36,7 +35,6 @@ const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const tmpRoot = join(root, '.tmp');
 const templatesDir = join(tmpRoot, 'pglite-template');
 const instancesDir = join(tmpRoot, 'pglite-test');
-const migrationsDir = join(root, 'src', 'store', 'migrations');
 
 /** A store for one test; close() also deletes its data directory or schema. */
 export interface TestStore extends Store {
@@ -57,15 +55,10 @@ export async function openTestStore(kind: StoreKind = 'pglite'): Promise<TestSto
 
 // ------------------------------------------------------------------ PGlite
 
+/** Hash of exactly the migrations the stores apply (listMigrations), names and SQL. */
 function migrationsHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(migrationsDir).sort()) {
-    if (!f.endsWith('.sql')) continue;
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(join(migrationsDir, f)))
-      .update('\0');
-  }
+  for (const m of listMigrations()) h.update(m.name).update('\0').update(m.sql).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
@@ -123,28 +116,47 @@ async function openPgliteTestStore(): Promise<TestStore> {
 
 // ------------------------------------------------------------------ PostgreSQL
 
-async function openPostgresTestStore(): Promise<TestStore> {
-  const url = process.env.DATABASE_URL;
-  if (url === undefined || url === '') throw new Error('DATABASE_URL is not set');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = await PostgresStore.open(url, 1);
+export interface PostgresSchema {
+  /** The schema's name: `prefix` + 12 random hex digits. */
+  schema: string;
+  /** DATABASE_URL with the schema first on the search_path (connection options). */
+  url: string;
+  /** DROP SCHEMA … CASCADE. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty schema on DATABASE_URL, for one test store or one test server. */
+export async function createPostgresSchema(prefix: string): Promise<PostgresSchema> {
+  const base = process.env.DATABASE_URL;
+  if (base === undefined || base === '') throw new Error('DATABASE_URL is not set');
+  const schema = `${prefix}${randomBytes(6).toString('hex')}`;
+  const admin = await PostgresStore.open(base, 1);
   try {
     await admin.exec(`CREATE SCHEMA ${schema}`);
   } finally {
     await admin.close();
   }
-  const u = new URL(url);
+  const u = new URL(base);
   u.searchParams.set('options', `-c search_path=${schema}`);
-  const inner = await PostgresStore.open(u.toString());
+  return {
+    schema,
+    url: u.toString(),
+    async drop() {
+      const a = await PostgresStore.open(base, 1);
+      try {
+        await a.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await a.close();
+      }
+    },
+  };
+}
+
+async function openPostgresTestStore(): Promise<TestStore> {
+  const place = await createPostgresSchema('t_');
+  const inner = await PostgresStore.open(place.url);
   await inner.migrate();
-  return wrap(inner, { schema }, async () => {
-    const a = await PostgresStore.open(url, 1);
-    try {
-      await a.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    } finally {
-      await a.close();
-    }
-  });
+  return wrap(inner, { schema: place.schema }, place.drop);
 }
 
 // ------------------------------------------------------------------
