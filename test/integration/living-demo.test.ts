@@ -5,23 +5,22 @@
 // game's markets SETTLED, open events still listed, and a restart recovers the same state hash.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { CURRENCIES } from '../../src/exchange/types.ts';
 import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
-import { pgliteTemplate } from '../helpers/store.ts';
+import { serverPlace } from '../helpers/server.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
 const MINUTE = 60_000;
 
 test('living demo: simulated hours keep books uncrossed, money conserved, finished games settled', async () => {
-  const dir = join('.tmp', 'living-demo', `${process.pid}-${Date.now()}`);
-  mkdirSync(dir, { recursive: true });
-  cpSync(await pgliteTemplate(), join(dir, 'pg'), { recursive: true });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // A private copy of the migrated template at <dir>/pg; only its DATA_DIR is used below.
+  const place = await serverPlace('pglite');
+  after(() => place.destroy());
+  const dir = place.env.DATA_DIR!;
 
   let now = Date.UTC(2026, 10, 21, 17, 0, 0);
   const clock = () => now;
