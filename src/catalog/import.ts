@@ -25,6 +25,7 @@ import {
 } from '../exchange/types.ts';
 import { gameDescription, signed } from './demo/game-markets.ts';
 import { isUuid, uuidFor } from './ids.ts';
+import { teamId } from './leagues.ts';
 import type { CommandInput } from './types.ts';
 
 export interface ImportError {
@@ -153,12 +154,12 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
     for (const f of ['name', 'shortName', 'mascot'] as const)
       if (!isText(row[f])) err(f, `${f} must be a non-empty string`);
     if (typeof row.symbol !== 'string' || !/^[A-Za-z0-9&.'-]{1,8}$/.test(row.symbol))
-      err('symbol', 'symbol must be 1–8 letters or digits');
+      err('symbol', "symbol must be 1–8 letters, digits or & . ' -");
     if (row.id !== undefined && !isUuid(row.id)) err('id', 'id must be a UUID');
     if (errors.length > before) continue;
     const league = row.league as string;
     const team: Team = {
-      id: (row.id as string | undefined) ?? uuidFor('team', league, row.symbol as string),
+      id: (row.id as string | undefined) ?? teamId(league, row.symbol as string),
       league,
       name: (row.name as string).trim(),
       shortName: (row.shortName as string).trim(),
