@@ -19,7 +19,7 @@ import {
   type Tick,
   TRADABLE_EVENT_STATUSES,
 } from '../../exchange/types.ts';
-import { moneyPerTickMcu } from '../../exchange/units.ts';
+import { bidCost, MONEY_PER_UNIT } from '../../exchange/units.ts';
 import { uuidFor } from '../ids.ts';
 import { rngFor } from '../rng.ts';
 import type { CommandInput } from '../types.ts';
@@ -44,8 +44,8 @@ export function demoAccounts(seed: string | number): DemoAccounts {
  * slate's ladders reserve about 1–3 million of each — and 10 million of each for the trader.
  */
 export const DEPOSITS: Record<keyof DemoAccounts, Record<Currency, Money>> = {
-  marketMaker: { CASH: 100_000_000 * 100_000, COIN: 100_000_000 * 100_000 },
-  trader: { CASH: 10_000_000 * 100_000, COIN: 10_000_000 * 100_000 },
+  marketMaker: { CASH: 100_000_000 * MONEY_PER_UNIT, COIN: 100_000_000 * MONEY_PER_UNIT },
+  trader: { CASH: 10_000_000 * MONEY_PER_UNIT, COIN: 10_000_000 * MONEY_PER_UNIT },
 };
 
 /** CreateAccount and Deposit commands for the two demo accounts. */
@@ -206,7 +206,7 @@ export function ladderCost(
     const sizes = quoteSizes(seed, marketId, currency, cfg);
     for (const side of [0, 1] as const) {
       ladders[side].forEach((p, level) => {
-        out[currency] += p * sizes[level]! * moneyPerTickMcu(currency);
+        out[currency] += bidCost(p, sizes[level]!, currency);
       });
     }
   }
