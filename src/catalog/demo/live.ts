@@ -180,7 +180,11 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
     ) {
       upcoming++;
     }
+    // Finished events pile up while the server runs and need nothing once settled: skip them
+    // before any per-event work (this runs every demo tick).
+    if (e.status === 'CANCELED') continue;
     const markets = e.marketIds.map((id) => reader.market(id)).filter(UNSETTLED);
+    if (e.status === 'FINAL' && markets.length === 0) continue;
     if (e.type !== 'Game' || !e.gameId) {
       if (TRADABLE_EVENT_STATUSES.includes(e.status)) {
         for (const m of markets) steady.set(m.id, futureFair(reader, seed, e, m));
