@@ -10,6 +10,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Advisory lock key of the single writer (the sequencer). */
 const WRITER_LOCK_KEY = 7355609;
+/** Advisory lock key held while migrating: one migrator at a time across processes. */
+const MIGRATION_LOCK_KEY = 7355608;
 
 function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Promise<void> } {
   return {
@@ -64,7 +66,7 @@ export class PostgresStore implements Store {
     const client = await this.pool.connect();
     try {
       // One migrator at a time across processes (a leader and replicas may start together).
-      await client.query('SELECT pg_advisory_lock(7355608)');
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await client.query(MIGRATIONS_TABLE);
       const applied = new Set(
         (await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
@@ -80,7 +82,7 @@ export class PostgresStore implements Store {
         }
       }, applied);
     } finally {
-      await client.query('SELECT pg_advisory_unlock(7355608)').catch(() => {});
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
       client.release();
     }
   }
