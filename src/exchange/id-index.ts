@@ -51,11 +51,6 @@ export class IdIndex {
     return j < 0 ? -1 : this.slots[2 * j + 1] - 1;
   }
 
-  /** Adds id → handle; the caller guarantees the id is absent. */
-  set(id: string, handle: number): void {
-    this.setHashed(IdIndex.hashOf(id), handle);
-  }
-
   /** Adds (hashOf(id) = `h`) → handle; the caller guarantees the id is absent. */
   setHashed(h: number, handle: number): void {
     if ((this.size + 1) * 2 > this.cap) this.grow();
