@@ -2,7 +2,7 @@
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
 // returns only after PGlite has written its changes out to the file system.
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
@@ -74,11 +74,20 @@ export class PgliteStore implements Store {
     // PGlite is one process's database: a second process opening the same directory would
     // corrupt it. A pid file says who has it; a pid that no longer runs is a crashed owner.
     const file = join(this.dataDir, PID_FILE);
-    const other = liveOwner(this.dataDir);
-    if (other !== undefined) {
-      throw new WriterLockError(`the embedded store ${this.dataDir} is in use by process ${other}`);
+    // The pid file is created exclusively, so of two processes starting together only one gets
+    // it. A file left by a dead process (or by this one) is removed and the create tried once more.
+    if (!createPidFile(file)) {
+      const other = liveOwner(this.dataDir);
+      if (other !== undefined) {
+        throw new WriterLockError(`the embedded store ${this.dataDir} is in use by process ${other}`);
+      }
+      rmSync(file, { force: true });
+      if (!createPidFile(file)) {
+        throw new WriterLockError(
+          `the embedded store ${this.dataDir} is in use by process ${readPid(file) ?? 'unknown'}`,
+        );
+      }
     }
-    writeFileSync(file, String(process.pid));
     return async () => {
       try {
         if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
@@ -104,15 +113,40 @@ export class PgliteStore implements Store {
 
 const PID_FILE = 'tickbook.pid';
 
-/** The pid of another live process holding the data directory, if any (a dead one's file is stale). */
-function liveOwner(dataDir: string): number | undefined {
-  let pid: number;
+/**
+ * Creates the pid file holding this process's pid, atomically and only if it does not exist:
+ * the pid goes into a private temporary file first and is then hard-linked under the shared
+ * name (link fails with EEXIST when the name is taken), so no reader ever sees a half-written
+ * file. False when another file already holds the name.
+ */
+function createPidFile(file: string): boolean {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, String(process.pid));
   try {
-    pid = Number(readFileSync(join(dataDir, PID_FILE), 'utf8').trim());
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    return Number(readFileSync(file, 'utf8').trim());
   } catch {
     return undefined;
   }
-  return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined;
+}
+
+/** The pid of another live process holding the data directory, if any (a dead one's file is stale). */
+function liveOwner(dataDir: string): number | undefined {
+  const pid = readPid(join(dataDir, PID_FILE));
+  return pid !== undefined && Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)
+    ? pid
+    : undefined;
 }
 
 function isAlive(pid: number): boolean {
