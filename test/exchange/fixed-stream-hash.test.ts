@@ -1,0 +1,306 @@
+// Pins the engine's behaviour on a fixed, deterministic 300,000-command stream: the state hash at
+// checkpoints and a digest of every result (codes and events) are compared with literal values that
+// were computed before the engine was split into modules (docs/architecture.md "The engine"). A
+// refactor of src/exchange must leave both unchanged; a deliberate change of behaviour must update
+// them and say why in its commit.
+//
+// The stream exercises every command type: catalog growth (events, markets, teams), status changes
+// (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
+// locks, the fee coefficient, and trading in both currencies with every time in force, client order
+// ids, self-trades, netting, batch and scoped cancels and expiry sweeps.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { Exchange } from '../../src/exchange/exchange.ts';
+import { TICKS } from '../../src/exchange/ticks.ts';
+import type { Command, Currency, EventStatus, MarketSpec, TimeInForce } from '../../src/exchange/types.ts';
+
+/** mulberry32: the same numbers on every run and machine. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const N = 300_000;
+const ACCOUNTS = 60;
+const T0 = 1_800_000_000_000;
+const TIFS: TimeInForce[] = ['GTC', 'GTC', 'GTC', 'GTC', 'GTT', 'IOC', 'FOK', 'PO'];
+
+function marketsFor(e: number): MarketSpec[] {
+  return [0, 1, 2].map((m) => ({
+    id: `e${e}-m${m}`,
+    type: m === 0 ? 'MONEY' : m === 1 ? 'SPREAD' : 'TOTAL',
+    strike: m === 0 ? null : m === 1 ? -3.5 : 44.5,
+    description: `event ${e} market ${m}`,
+    outcomes: [
+      { id: `e${e}-m${m}-0`, description: 'home/over' },
+      { id: `e${e}-m${m}-1`, description: 'away/under' },
+    ],
+  }));
+}
+
+/** The fixed stream, generated lazily (a server parses, applies and drops its commands). */
+function* stream(): Generator<Command> {
+  const r = rng(20_261_124);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  let ts = T0;
+  yield { type: 'CreateLeague', ts, code: 'NFL', name: 'National Football League' };
+  for (let a = 0; a < ACCOUNTS; a++) {
+    yield { type: 'CreateAccount', ts, accountId: `acct-${a}` };
+    yield { type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'CASH', amount: 5_000_000_000 };
+    yield { type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'COIN', amount: 2_000_000_000 };
+  }
+  /** Events in play: id and status. */
+  const live: { e: number; status: EventStatus }[] = [];
+  let nextEvent = 0;
+  const newEvent = function* (): Generator<Command> {
+    const e = nextEvent++;
+    for (const side of ['h', 'a']) {
+      yield {
+        type: 'CreateTeam',
+        ts,
+        team: {
+          id: `t${e}${side}`,
+          league: 'NFL',
+          name: `Team ${e}${side}`,
+          shortName: `${e}${side}`,
+          symbol: `T${side}`,
+          mascot: 'M',
+        },
+      };
+    }
+    yield {
+      type: 'CreateEvent',
+      ts,
+      event: {
+        id: `e${e}`,
+        type: 'Game',
+        status: 'OPEN_PREGAME',
+        description: `game ${e}`,
+        league: 'NFL',
+        scheduledStart: ts + 3_600_000,
+      },
+      game: { id: `g${e}`, homeTeamId: `t${e}h`, awayTeamId: `t${e}a` },
+      markets: marketsFor(e).slice(0, 2),
+    };
+    live.push({ e, status: 'OPEN_PREGAME' });
+  };
+  for (let i = 0; i < 4; i++) yield* newEvent();
+
+  const placed: { id: string; acct: string; e: number }[] = [];
+  let n = 0;
+  let emitted = 1 + 3 * ACCOUNTS + 4 * 3;
+  while (emitted < N) {
+    ts += 1 + Math.floor(r() * 40);
+    const x = r();
+    const acct = `acct-${Math.floor(r() * ACCOUNTS)}`;
+    let batch: Command[];
+    if (x < 0.7) {
+      // a bid near the middle of the table, mostly on an event open for trading
+      const open = live.filter((l) => l.status !== 'FINAL');
+      const ev = open.length > 0 && r() < 0.97 ? pick(open) : pick(live);
+      const m = r() < 0.9 ? Math.floor(r() * 2) : 2;
+      const side = r() < 0.5 ? 0 : 1;
+      const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
+      const tif = pick(TIFS);
+      const mid = 140 + Math.floor(r() * 60) - 30;
+      const price = TICKS[mid + Math.floor(r() * 25) - 12] as number;
+      const id = `o${n++}`;
+      placed.push({ id, acct, e: ev.e });
+      if (placed.length > 4000) placed.splice(0, 2000);
+      const cmd: Command = {
+        type: 'PlaceOrder',
+        ts,
+        orderId: id,
+        accountId: acct,
+        outcomeId: `e${ev.e}-m${m}-${side}`,
+        currency,
+        price,
+        qty: (currency === 'CASH' ? 100 : 1) * (1 + Math.floor(r() * 50)),
+        tif,
+      };
+      if (tif === 'GTT') cmd.ttl = 1 + Math.floor(r() * 3_000);
+      if (r() < 0.1) cmd.clientOrderId = `c${Math.floor(r() * 500)}`;
+      if (r() < 0.05) cmd.flags = 'bench';
+      if (r() < 0.002) cmd.qty = r() < 0.5 ? 0 : 1.5; // invalid: rejected
+      batch = [cmd];
+    } else if (x < 0.85 && placed.length > 0) {
+      const o = placed[Math.max(0, placed.length - 1 - Math.floor(r() * 300))] as (typeof placed)[number];
+      batch = [{ type: 'CancelOrder', ts, accountId: r() < 0.95 ? o.acct : acct, orderId: o.id }];
+    } else if (x < 0.87 && placed.length > 0) {
+      const ids = [pick(placed).id, pick(placed).id, `missing-${n}`];
+      batch = [{ type: 'CancelOrders', ts, accountId: acct, scope: 'all', orderIds: ids }];
+    } else if (x < 0.875) {
+      const ev = pick(live);
+      const y = r();
+      batch =
+        y < 0.4
+          ? [{ type: 'CancelOrders', ts, accountId: acct, scope: 'all' }]
+          : y < 0.7
+            ? [{ type: 'CancelOrders', ts, accountId: acct, scope: 'event', scopeId: `e${ev.e}` }]
+            : [
+                {
+                  type: 'CancelOrders',
+                  ts,
+                  accountId: acct,
+                  scope: 'market',
+                  scopeId: `e${ev.e}-m${Math.floor(r() * 3)}`,
+                },
+              ];
+    } else if (x < 0.92) {
+      batch = [{ type: 'Expire', ts }];
+    } else if (x < 0.94) {
+      const currency: Currency = r() < 0.7 ? 'CASH' : 'COIN';
+      const amount = Math.floor(r() * 50_000_000);
+      batch = [{ type: r() < 0.5 ? 'Deposit' : 'Withdraw', ts, accountId: acct, currency, amount }];
+    } else if (x < 0.945) {
+      const ev = pick(live);
+      batch = [
+        {
+          type: 'SetLock',
+          ts,
+          lock: {
+            id: `L${n}`,
+            eventId: r() < 0.2 ? null : `e${ev.e}`,
+            reason: 'halt',
+            createdAt: ts,
+            expiresAt: ts + Math.floor(r() * 500),
+          },
+        } as Command,
+      ];
+    } else if (x < 0.947) {
+      batch = [{ type: 'ClearLock', ts, lockId: `L${Math.max(0, n - Math.floor(r() * 50))}` }];
+    } else if (x < 0.948) {
+      batch = [{ type: 'SetFeeCoefficient', ts, coefficient: pick([0.01, 0.03, 0.05, 0.1]) }];
+    } else if (x < 0.951) {
+      // the event lifecycle: pregame → live → final → settled, then a new event replaces it
+      const ev = pick(live);
+      const out: Command[] = [];
+      if (ev.status === 'OPEN_PREGAME') {
+        ev.status = 'OPEN_INGAME';
+        out.push({ type: 'SetEventStatus', ts, eventId: `e${ev.e}`, status: 'OPEN_INGAME' });
+        out.push({
+          type: 'SetGameScore',
+          ts,
+          gameId: `g${ev.e}`,
+          homeScore: Math.floor(r() * 30),
+          awayScore: Math.floor(r() * 30),
+        });
+      } else if (ev.status === 'OPEN_INGAME') {
+        if (r() < 0.3) out.push({ type: 'SetMarketStatus', ts, marketId: `e${ev.e}-m1`, status: 'CLOSED' });
+        else {
+          ev.status = 'FINAL';
+          out.push({ type: 'SetEventStatus', ts, eventId: `e${ev.e}`, status: 'FINAL' });
+        }
+      } else {
+        for (let m = 0; m < 3; m++) {
+          const y = r();
+          out.push({
+            type: 'SettleMarket',
+            ts,
+            marketId: `e${ev.e}-m${m}`,
+            result: y < 0.1 ? 'PUSH' : `e${ev.e}-m${m}-${y < 0.55 ? 0 : 1}`,
+          });
+        }
+        live.splice(live.indexOf(ev), 1);
+        for (const c of newEvent()) out.push(c);
+      }
+      batch = out;
+    } else if (x < 0.9513) {
+      const ev = pick(live);
+      batch = [{ type: 'AddMarkets', ts, eventId: `e${ev.e}`, markets: marketsFor(ev.e).slice(2) }];
+    } else {
+      // a self-trade attempt: the same account bids both outcomes of one market
+      const ev = pick(live);
+      const id = `o${n++}`;
+      batch = [
+        {
+          type: 'PlaceOrder',
+          ts,
+          orderId: id,
+          accountId: acct,
+          outcomeId: `e${ev.e}-m0-0`,
+          currency: 'CASH',
+          price: 520,
+          qty: 500,
+          tif: 'GTC',
+        },
+        {
+          type: 'PlaceOrder',
+          ts,
+          orderId: `${id}w`,
+          accountId: acct,
+          outcomeId: `e${ev.e}-m0-1`,
+          currency: 'CASH',
+          price: 500,
+          qty: 300,
+          tif: 'GTC',
+        },
+      ];
+      placed.push({ id, acct, e: ev.e });
+    }
+    for (const c of batch) {
+      yield c;
+      emitted++;
+    }
+  }
+}
+
+/** Values computed on the engine before it was split (see the header). */
+const PINNED = {
+  commands: 300_000,
+  accepted: 192_189,
+  hashAt100k: '3ad46fd5d659ed714d057870d667c2142c01c633da5d9d96322745544ce82892',
+  hashAt200k: 'c3c5449db195334df9f54bcb71aaed4d50ac1e680064d557d14cfc00e5277c14',
+  finalHash: '6fef9596c6fd580cdfc913ef8481723c2fff17056b820fc4ced91cec69c199c7',
+  resultsDigest: 'f1c286e5516e4e2b1c45365076bc08760b0906cc5b71f13b43e200ea12a56777',
+};
+
+describe('fixed 300k-command stream', () => {
+  test('state hash and results digest are pinned', () => {
+    let x = new Exchange();
+    const digest = createHash('sha256');
+    let commands = 0;
+    let accepted = 0;
+    const hashes: string[] = [];
+    for (const c of stream()) {
+      const res = x.apply(c);
+      commands++;
+      if (res.ok) {
+        accepted++;
+        digest.update(JSON.stringify(res.events));
+      } else digest.update(`!${res.code}`);
+      digest.update('\n');
+      if (commands % 100_000 === 0) hashes.push(x.hash());
+      if (commands === 150_000) {
+        // continue on a restored copy: snapshot and restore are part of what is pinned
+        const copy = new Exchange();
+        copy.restore(x.snapshot());
+        assert.equal(copy.hash(), x.hash());
+        x = copy;
+      }
+    }
+    const t = x.totals();
+    assert.equal(t.CASH.imbalance, 0);
+    assert.equal(t.COIN.imbalance, 0);
+    const y = new Exchange();
+    y.restore(x.snapshot());
+    assert.equal(y.hash(), x.hash());
+    const actual = {
+      commands,
+      accepted,
+      hashAt100k: hashes[0],
+      hashAt200k: hashes[1],
+      finalHash: x.hash(),
+      resultsDigest: digest.digest('hex'),
+    };
+    assert.deepEqual(actual, PINNED);
+  });
+});
