@@ -132,3 +132,10 @@ export function takerFee(ppm: number, tick: Tick, qty: Qty, currency: Currency):
 export function maxTakerFee(ppm: number, tick: Tick, qty: Qty, currency: Currency): Money {
   return takerFee(ppm, Math.min(tick, ONE / 2), qty, currency);
 }
+
+/** floor(a × b / c) for non-negative safe integers, exact (pro rata shares of cost and collateral). */
+export function mulDivFloor(a: number, b: number, c: number): number {
+  const p = a * b;
+  if (Number.isSafeInteger(p)) return Math.floor(p / c) - (Math.floor(p / c) * c > p ? 1 : 0);
+  return Number((BigInt(a) * BigInt(b)) / BigInt(c));
+}

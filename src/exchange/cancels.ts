@@ -1,0 +1,73 @@
+import { reject } from './command-checks.ts';
+import { F_QTY, F_SEQ_NO, FW, I_ACCOUNT, I_ANEXT, I_BOOK, IW, NIL } from './order-pool.ts';
+import { cancelHandle, rebuildExpiries } from './resting-orders.ts';
+import { type Cmd, type ExchangeState, ok } from './state.ts';
+import type { CommandResult } from './types.ts';
+
+export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandResult {
+  // the order must be resting and the account's (no { ai, h } object per cancel: hot path)
+  const ai = s.accountIdx.get(c.accountId);
+  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
+  const h = s.orderIdx.get(c.orderId);
+  if (h < 0 || s.pool.i32[h * IW + I_ACCOUNT] !== ai) return reject('ORDER_NOT_FOUND');
+  cancelHandle(s, h, 'USER', c.ts);
+  return ok(s);
+}
+
+/**
+ * Cancels the account's resting orders in scope (all / event / market), optionally only the
+ * listed ids. Unknown or out-of-scope ids are skipped: they are exactly the requested ids without
+ * an OrderCanceled event in the result.
+ */
+export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandResult {
+  const ai = s.accountIdx.get(c.accountId);
+  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
+  let inScope: (h: number) => boolean;
+  if (c.scope === 'all') inScope = () => true;
+  else if (c.scope === 'event') {
+    const ev = c.scopeId === undefined ? undefined : s.eventMap.get(c.scopeId);
+    if (!ev) return reject('EVENT_NOT_FOUND');
+    inScope = (h) => s.markets[s.pool.i32[h * IW + I_BOOK] >> 1].event === ev;
+  } else if (c.scope === 'market') {
+    const mi = c.scopeId === undefined ? undefined : s.marketIdx.get(c.scopeId);
+    if (mi === undefined) return reject('MARKET_NOT_FOUND');
+    inScope = (h) => s.pool.i32[h * IW + I_BOOK] >> 1 === mi;
+  } else return reject('VALIDATION_FAILED', 'scope: all, event or market');
+  if (c.orderIds !== undefined && !Array.isArray(c.orderIds))
+    return reject('VALIDATION_FAILED', 'orderIds: array');
+  const a = s.accounts[ai];
+  if (c.orderIds) {
+    for (const id of c.orderIds) {
+      const h = s.orderIdx.get(id);
+      if (h >= 0 && s.pool.i32[h * IW + I_ACCOUNT] === ai && inScope(h)) cancelHandle(s, h, 'USER', c.ts);
+    }
+  } else {
+    for (let h = a.head; h !== NIL; ) {
+      const n = s.pool.i32[h * IW + I_ANEXT];
+      if (inScope(h)) cancelHandle(s, h, 'USER', c.ts);
+      h = n;
+    }
+  }
+  return ok(s);
+}
+
+/** Cancels GTT orders with expiresAt ≤ ts (in (expiresAt, acceptance) order) and drops expired locks. */
+export function expire(s: ExchangeState, c: Cmd<'Expire'>): CommandResult {
+  const pool = s.pool;
+  while (s.expiries.peekTime() <= c.ts) {
+    const [sq, h] = s.expiries.pop();
+    if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === sq)
+      cancelHandle(s, h, 'EXPIRED', c.ts);
+  }
+  // Stale heap entries (cancelled or filled GTT orders) are compacted when they dominate.
+  if (s.expiries.length > 1024 && s.expiries.length > 4 * s.gttLive) rebuildExpiries(s);
+  let locksChanged = false;
+  for (const [id, l] of s.lockMap) {
+    if (l.expiresAt !== null && l.expiresAt <= c.ts) {
+      s.lockMap.delete(id);
+      locksChanged = true;
+    }
+  }
+  if (locksChanged) s.ev.push({ kind: 'LocksChanged' });
+  return ok(s);
+}

@@ -1,0 +1,62 @@
+import { positionRecord } from './records.ts';
+import { type Account, type ExchangeState, type Pos, WS } from './state.ts';
+import { CURRENCIES } from './types.ts';
+
+export function touchBook(s: ExchangeState, bi: number): void {
+  if (s.bookStamp[bi] !== s.stamp) {
+    s.bookStamp[bi] = s.stamp;
+    s.touchedBooks[s.nBooks++] = bi;
+  }
+}
+
+export function touchWallet(s: ExchangeState, a: Account, ci: number): void {
+  if (s.wal[a.idx * WS + 4 + ci] !== s.stamp) {
+    s.wal[a.idx * WS + 4 + ci] = s.stamp;
+    s.touchedWallets[s.nWallets++] = a.idx * 2 + ci;
+  }
+}
+
+export function touchPos(s: ExchangeState, a: Account, p: Pos): void {
+  if (p.stamp !== s.stamp) {
+    p.stamp = s.stamp;
+    s.touchedPos[s.nPos] = p;
+    s.touchedPosAcct[s.nPos++] = a.idx;
+  }
+}
+
+/** Emits one BookChanged / WalletChanged / PositionChanged per thing touched, after the rest. */
+export function flushTouched(s: ExchangeState): void {
+  const nb = s.nBooks;
+  const nw = s.nWallets;
+  const np = s.nPos;
+  s.nBooks = 0;
+  s.nWallets = 0;
+  s.nPos = 0;
+  if (!s.emitEvents) {
+    for (let i = 0; i < nb; i++) s.bookSeqs[s.touchedBooks[i]]++;
+    return;
+  }
+  for (let i = 0; i < nb; i++) {
+    const bi = s.touchedBooks[i];
+    s.bookSeqs[bi]++;
+    s.ev.push({
+      kind: 'BookChanged',
+      marketId: s.markets[bi >> 1].rec.id,
+      currency: CURRENCIES[bi & 1],
+    });
+  }
+  for (let i = 0; i < nw; i++) {
+    const w = s.touchedWallets[i];
+    s.ev.push({
+      kind: 'WalletChanged',
+      accountId: s.accounts[w >> 1].id,
+      currency: CURRENCIES[w & 1],
+    });
+  }
+  for (let i = 0; i < np; i++) {
+    s.ev.push({
+      kind: 'PositionChanged',
+      position: positionRecord(s, s.accounts[s.touchedPosAcct[i]], s.touchedPos[i]),
+    });
+  }
+}

@@ -1,0 +1,198 @@
+// Reader queries (ExchangeReader, reader.ts): catalog lookups, books, resting orders, wallets, open
+// orders, positions, locks. Read-only; the HTTP read models and the pricer call these.
+
+import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
+import { orderRecord, positionRecord } from './records.ts';
+import { type Book, CUR_INDEX, type ExchangeState, WS } from './state.ts';
+import { ONE, TICK_COUNT, TICKS } from './ticks.ts';
+import type {
+  Currency,
+  EventRecord,
+  Game,
+  Id,
+  League,
+  Level,
+  MarketRecord,
+  OrderRecord,
+  OutcomeRecord,
+  Position,
+  Team,
+  Tick,
+  TradingLock,
+  Wallet,
+} from './types.ts';
+
+export function leagues(s: ExchangeState): readonly League[] {
+  return [...s.leagueMap.values()];
+}
+
+export function team(s: ExchangeState, id: Id): Team | undefined {
+  return s.teamMap.get(id);
+}
+
+export function teams(s: ExchangeState, league?: string): readonly Team[] {
+  const all = [...s.teamMap.values()];
+  return league === undefined ? all : all.filter((t) => t.league === league);
+}
+
+export function game(s: ExchangeState, id: Id): Game | undefined {
+  return s.gameMap.get(id);
+}
+
+export function event(s: ExchangeState, id: Id): EventRecord | undefined {
+  return s.eventMap.get(id);
+}
+
+/** Cached; rebuilt only after an event was added (scheduledStart and id never change). */
+export function eventsSorted(s: ExchangeState): readonly EventRecord[] {
+  if (!s.sortedEvents) {
+    s.sortedEvents = [...s.eventMap.values()].sort((x, y) =>
+      x.scheduledStart !== y.scheduledStart
+        ? x.scheduledStart - y.scheduledStart
+        : x.id < y.id
+          ? -1
+          : x.id > y.id
+            ? 1
+            : 0,
+    );
+  }
+  return s.sortedEvents;
+}
+
+export function market(s: ExchangeState, id: Id): MarketRecord | undefined {
+  const mi = s.marketIdx.get(id);
+  return mi === undefined ? undefined : s.markets[mi].rec;
+}
+
+export function outcome(s: ExchangeState, id: Id): OutcomeRecord | undefined {
+  return s.outcomeMap.get(id);
+}
+
+export function bookSeq(s: ExchangeState, marketId: Id, currency: Currency): number {
+  const mi = s.marketIdx.get(marketId);
+  return mi === undefined ? 0 : s.bookSeqs[mi * 2 + CUR_INDEX[currency]];
+}
+
+export function sideLevels(b: Book, side: number, toOne: boolean): Level[] {
+  const out: Level[] = [];
+  const base = side * TICK_COUNT;
+  for (let li = b.best[side]; li >= 0; li--) {
+    if (b.head[base + li] !== NIL)
+      out.push({ price: toOne ? ONE - TICKS[li] : TICKS[li], qty: b.qty[base + li] });
+  }
+  return out;
+}
+
+export function bookLevels(
+  s: ExchangeState,
+  marketId: Id,
+  currency: Currency,
+): { bids: Level[]; asks: Level[] } {
+  const mi = s.marketIdx.get(marketId);
+  const b = mi === undefined ? undefined : s.books[mi * 2 + CUR_INDEX[currency]];
+  if (!b) return { bids: [], asks: [] };
+  return { bids: sideLevels(b, 0, false), asks: sideLevels(b, 1, true) };
+}
+
+export function restingOrders(s: ExchangeState, outcomeId: Id, currency: Currency): OrderRecord[] {
+  const ref = s.outcomeRef.get(outcomeId);
+  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]];
+  if (!b || ref === undefined) return [];
+  const side = ref & 1;
+  const out: OrderRecord[] = [];
+  for (let li = b.best[side]; li >= 0; li--) {
+    for (let h = b.head[side * TICK_COUNT + li]; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]) {
+      out.push(orderRecord(s, h, 'RESTING'));
+    }
+  }
+  return out;
+}
+
+export function bestBid(
+  s: ExchangeState,
+  outcomeId: Id,
+  currency: Currency,
+): { price: Tick; qty: number } | null {
+  const ref = s.outcomeRef.get(outcomeId);
+  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]];
+  if (!b || ref === undefined) return null;
+  const side = ref & 1;
+  const li = b.best[side];
+  return li < 0 ? null : { price: TICKS[li], qty: b.qty[side * TICK_COUNT + li] };
+}
+
+export function hasAccount(s: ExchangeState, accountId: Id): boolean {
+  return s.accountIdx.has(accountId);
+}
+
+export function wallet(s: ExchangeState, accountId: Id, currency: Currency): Wallet | undefined {
+  const ai = s.accountIdx.get(accountId);
+  const ci = CUR_INDEX[currency];
+  if (ai === undefined || ci === undefined) return undefined;
+  const a = s.accounts[ai];
+  return { available: s.wal[a.idx * WS + ci], reserved: s.wal[a.idx * WS + 2 + ci] };
+}
+
+export function openOrders(s: ExchangeState, accountId: Id, currency?: Currency): OrderRecord[] {
+  const ai = s.accountIdx.get(accountId);
+  if (ai === undefined) return [];
+  const out: OrderRecord[] = [];
+  const want = currency === undefined ? -1 : CUR_INDEX[currency];
+  for (let h = s.accounts[ai].head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]) {
+    if (want < 0 || (s.pool.i32[h * IW + I_BOOK] & 1) === want) out.push(orderRecord(s, h, 'RESTING'));
+  }
+  return out;
+}
+
+export function order(s: ExchangeState, orderId: Id): OrderRecord | undefined {
+  const h = s.orderIdx.get(orderId);
+  return h < 0 ? undefined : orderRecord(s, h, 'RESTING');
+}
+
+export function positions(s: ExchangeState, accountId: Id, currency?: Currency): Position[] {
+  const ai = s.accountIdx.get(accountId);
+  if (ai === undefined) return [];
+  const a = s.accounts[ai];
+  const want = currency === undefined ? -1 : CUR_INDEX[currency];
+  const out: Position[] = [];
+  for (const p of a.positions.values()) {
+    if (p.size > 0 && (want < 0 || (p.key & 1) === want)) out.push(positionRecord(s, a, p));
+  }
+  return out;
+}
+
+export function orderIdForClientOrderId(
+  s: ExchangeState,
+  accountId: Id,
+  clientOrderId: string,
+): Id | undefined {
+  const ai = s.accountIdx.get(accountId);
+  return ai === undefined ? undefined : s.accounts[ai].clientOrders.get(clientOrderId);
+}
+
+/**
+ * Earliest time at which an `Expire` command has work: the first live GTT expiry or lock expiry,
+ * or null. Stale heap entries (orders already gone) are dropped on the way, which is invisible to
+ * the state (the heap is derived data, not part of the hash).
+ */
+export function nextExpiry(s: ExchangeState): number | null {
+  const pool = s.pool;
+  while (s.expiries.length > 0) {
+    const [sq, h] = s.expiries.peekEntry();
+    if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === sq) break;
+    s.expiries.pop();
+  }
+  let t = s.expiries.peekTime();
+  for (const l of s.lockMap.values()) if (l.expiresAt !== null && l.expiresAt < t) t = l.expiresAt;
+  return t === Number.POSITIVE_INFINITY ? null : t;
+}
+
+export function locks(s: ExchangeState): { system: TradingLock | null; events: TradingLock[] } {
+  let system: TradingLock | null = null;
+  const events: TradingLock[] = [];
+  for (const l of s.lockMap.values()) {
+    if (l.eventId === null) system = l;
+    else events.push(l);
+  }
+  return { system, events };
+}

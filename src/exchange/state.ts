@@ -1,0 +1,161 @@
+// The engine's state: one object holding everything the exchange knows (catalog, books and resting
+// orders, accounts, wallets, positions, locks, counters) plus the per-command scratch the command
+// modules share. Each behaviour lives in a module of functions over this object (catalog-commands,
+// accounts, locks-and-fees, matching, cancels, positions, settlement, change-tracking, queries,
+// totals, snapshot); `Exchange` (exchange.ts) is the facade that dispatches to them. One concrete
+// class keeps every call site monomorphic. Layout and reasons: docs/architecture.md "The engine",
+// docs/exchange.md.
+//
+// Hot-path layout: resting orders live in OrderPool's typed-array columns; a book per
+// (market, currency) holds, per side, 279 price levels indexed by tick index, each a FIFO queue as an
+// intrusive doubly linked list of handles. Matching reads and writes numbers only.
+
+import { ExpiryHeap } from './expiry-heap.ts';
+import { IdIndex } from './id-index.ts';
+import { OrderPool } from './order-pool.ts';
+import type {
+  Command,
+  CommandResult,
+  DomainEvent,
+  EventRecord,
+  Game,
+  Id,
+  League,
+  MarketRecord,
+  OutcomeRecord,
+  Team,
+  TradingLock,
+} from './types.ts';
+
+export type Cmd<T extends Command['type']> = Extract<Command, { type: T }>;
+export type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE';
+
+export const DEFAULT_FEE_PPM = 30_000; // 0.03 (DESIGN.md §4)
+export const CUR_INDEX: Record<string, number> = { CASH: 0, COIN: 1 };
+/**
+ * Wallets live in one Float64Array, WS slots per account index: available at +ci, reserved at
+ * +2+ci, the touch stamp at +4+ci (ci = currency index; 2 slots spare). One account's whole wallet
+ * is one 64-byte line, read without a pointer chase: as two [number, number] arrays on the Account
+ * object, the funds check alone cost three dependent loads per taker and per maker (~10% of
+ * placement in the profile, docs/bench-engine.md). Money stays integer-valued (safe integers).
+ */
+export const WS = 8;
+
+export interface MarketState {
+  idx: number;
+  rec: MarketRecord;
+  event: EventRecord;
+  outcomes: [OutcomeRecord, OutcomeRecord];
+  /** Collateral locked in this market's open positions, per currency index (Money). */
+  collateral: [number, number];
+}
+
+/** One (market, currency) book: per side, price levels indexed by tick index. */
+export interface Book {
+  /** Level slot = side × TICK_COUNT + tick index. */
+  head: Int32Array;
+  tail: Int32Array;
+  qty: Float64Array;
+  /** Best (highest) non-empty level index per side, or -1. */
+  best: Int32Array;
+}
+
+export interface Pos {
+  /** (market index × 2 + side) × 2 + currency index. */
+  key: number;
+  size: number;
+  cost: number;
+  stamp: number;
+  /** The same account's position on the market's other outcome (same currency), once both exist:
+   * netting checks it after every fill without a second Map lookup. */
+  twin: Pos | null;
+}
+
+export interface Account {
+  idx: number;
+  id: Id;
+  /** Open-order list (acceptance order). */
+  head: number;
+  tail: number;
+  positions: Map<number, Pos>;
+  clientOrders: Map<string, Id>;
+}
+
+export class ExchangeState {
+  // ------------------------------------------------------------------ counters
+  lastSeq = 0;
+  catalogVersion = 0;
+  feePpm = DEFAULT_FEE_PPM;
+  /** Next order acceptance number (time priority). */
+  orderSeq = 0;
+  deposits = [0, 0];
+  withdrawals = [0, 0];
+  fees = [0, 0];
+  paidOut = [0, 0];
+
+  // ------------------------------------------------------------------ catalog
+  leagueMap = new Map<string, League>();
+  teamMap = new Map<Id, Team>();
+  gameMap = new Map<Id, Game>();
+  gameEvent = new Map<Id, Id>();
+  eventMap = new Map<Id, EventRecord>();
+  markets: MarketState[] = [];
+  marketIdx = new Map<Id, number>();
+  outcomeMap = new Map<Id, OutcomeRecord>();
+  /** Outcome id → market index × 2 + side. */
+  outcomeRef = new Map<Id, number>();
+  sortedEvents: EventRecord[] | null = null;
+
+  // ------------------------------------------------------------------ books and orders
+  books: (Book | undefined)[] = [];
+  bookSeqs: number[] = [];
+  pool = new OrderPool();
+  orderIdx = new IdIndex(this.pool.ids);
+  expiries = new ExpiryHeap();
+  gttLive = 0;
+
+  // ------------------------------------------------------------------ accounts and locks
+  accounts: Account[] = [];
+  /** Wallet slots by account index (see WS). */
+  wal = new Float64Array(WS * 64);
+  accountIdx = new Map<Id, number>();
+  lockMap = new Map<Id, TradingLock>();
+
+  // ------------------------------------------------------------------ per-command scratch
+  stamp = 0;
+  ev: DomainEvent[] = [];
+  seq = 0;
+  // touched lists are reused across commands: n* counts the live prefix (no per-command arrays)
+  touchedBooks: number[] = [];
+  nBooks = 0;
+  nWallets = 0;
+  nPos = 0;
+  /** Event sink of replay mode: rare catalog events land here and are dropped. */
+  readonly scratchEv: DomainEvent[] = [];
+  bookStamp: number[] = [];
+  touchedWallets: number[] = []; // account index × 2 + currency index
+  touchedPos: Pos[] = [];
+  touchedPosAcct: number[] = [];
+  // fills of the current PlaceOrder, written in the matching loop without allocation
+  fMaker = new Int32Array(64);
+  fQty = new Float64Array(64);
+  fLevel = new Int32Array(64);
+  fFee = new Float64Array(64);
+  fWash = new Uint8Array(64);
+
+  readonly emitEvents: boolean;
+
+  /**
+   * `events: false` is replay mode (journal recovery, replicas catching up, benchmarks of the
+   * matching core): state changes are identical — same hash — but accepted results carry no events,
+   * so no event objects are built on the hot path.
+   */
+  constructor(emitEvents: boolean) {
+    this.emitEvents = emitEvents;
+  }
+}
+
+/** The result of an accepted command: the events collected so far. */
+export function ok(s: ExchangeState): CommandResult {
+  return { ok: true, events: s.ev };
+}

@@ -1,0 +1,79 @@
+// Money totals and the conservation invariant (docs/exchange.md "Conservation"): for each currency
+// available + reserved + collateral + fees = deposits − withdrawals.
+
+import { F_QTY, FW, I_ANEXT, I_BOOK, I_LEVEL, IW, NIL } from './order-pool.ts';
+import { CUR_INDEX, type ExchangeState, WS } from './state.ts';
+import { TICKS } from './ticks.ts';
+import { CURRENCIES, type Currency, type Id, type Money } from './types.ts';
+import { bidCost } from './units.ts';
+
+/** Per-currency money totals; see docs/exchange.md "Conservation". */
+export interface CurrencyTotals {
+  deposits: Money;
+  withdrawals: Money;
+  available: Money;
+  reserved: Money;
+  /** Collateral held by open positions (sum over markets). */
+  collateral: Money;
+  /** Sum of open positions' recorded cost (equals collateral unless netting realized P&L). */
+  positionsCost: Money;
+  fees: Money;
+  /** Paid back to wallets from collateral: netting, settlement wins, void refunds. */
+  paidOut: Money;
+  /** available + reserved + collateral + fees − (deposits − withdrawals): always 0. */
+  imbalance: Money;
+}
+
+export interface ExchangeTotals {
+  CASH: CurrencyTotals;
+  COIN: CurrencyTotals;
+}
+
+/**
+ * Money totals per currency. Conservation (docs/exchange.md): for each currency,
+ * Σavailable + Σreserved + Σcollateral + fees = deposits − withdrawals, i.e. imbalance = 0.
+ */
+export function totals(s: ExchangeState): ExchangeTotals {
+  const out = {} as ExchangeTotals;
+  CURRENCIES.forEach((cur, ci) => {
+    let available = 0;
+    let reserved = 0;
+    let positionsCost = 0;
+    for (const a of s.accounts) {
+      available += s.wal[a.idx * WS + ci];
+      reserved += s.wal[a.idx * WS + 2 + ci];
+      for (const p of a.positions.values()) if ((p.key & 1) === ci) positionsCost += p.cost;
+    }
+    let collateral = 0;
+    for (const m of s.markets) collateral += m.collateral[ci];
+    const t: CurrencyTotals = {
+      deposits: s.deposits[ci],
+      withdrawals: s.withdrawals[ci],
+      available,
+      reserved,
+      collateral,
+      positionsCost,
+      fees: s.fees[ci],
+      paidOut: s.paidOut[ci],
+      imbalance: available + reserved + collateral + s.fees[ci] - (s.deposits[ci] - s.withdrawals[ci]),
+    };
+    out[cur] = t;
+  });
+  return out;
+}
+
+/**
+ * Reserved collateral each account should hold, recomputed from its resting orders (Σ bidCost).
+ * Equals wallet.reserved outside a command; tests use it as an invariant.
+ */
+export function expectedReserved(s: ExchangeState, accountId: Id, currency: Currency): Money {
+  const ai = s.accountIdx.get(accountId);
+  if (ai === undefined) return 0;
+  const ci = CUR_INDEX[currency];
+  let sum = 0;
+  for (let h = s.accounts[ai].head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]) {
+    if ((s.pool.i32[h * IW + I_BOOK] & 1) === ci)
+      sum += bidCost(TICKS[s.pool.i32[h * IW + I_LEVEL]], s.pool.f64[h * FW + F_QTY], currency);
+  }
+  return sum;
+}
