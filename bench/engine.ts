@@ -13,6 +13,7 @@ import { Exchange } from '../src/exchange/exchange.ts';
 import { IdIndex } from '../src/exchange/id-index.ts';
 import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
 import type { Command, MarketSpec } from '../src/exchange/types.ts';
+import { rng } from '../test/helpers/prng.ts';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,18 +28,6 @@ const ACCOUNTS = 1_000;
 /** Commands generated per batch between timed sections (see Stream for why 1,000). */
 const CHUNK = 1_000;
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Small deterministic PRNG (mulberry32): same stream on every run and machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Order ids as flat strings, as the server hands them to the engine: `uuidv7()` decodes one buffer

@@ -234,6 +234,7 @@ async function recoverInChild(dir: string): Promise<void> {
     transaction: (fn) => store.transaction(fn),
     migrate: () => store.migrate(),
     appliedMigrations: () => store.appliedMigrations(),
+    pendingMigrations: () => store.pendingMigrations(),
     ping: () => store.ping(),
     close: () => store.close(),
   };
@@ -279,6 +280,7 @@ const nullStore: Store = {
   transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => fn({ query: async () => ({ rows: [] }) }),
   migrate: async () => [],
   appliedMigrations: async () => [],
+  pendingMigrations: async () => [],
   ping: async () => true,
   close: async () => {},
 };

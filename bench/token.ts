@@ -36,7 +36,7 @@ async function serveTickbook(
 ): Promise<Ready> {
   const { PgliteStore } = await import('../src/store/pglite-store.ts');
   const { loadConfig } = await import('../src/config.ts');
-  const { Metrics } = await import('../src/http/metrics.ts');
+  const { Metrics } = await import('../src/observability/metrics.ts');
   const { AuthService } = await import('../src/auth/service.ts');
   const { buildApp } = await import('../src/app.ts');
   const { registerAuthHttp } = await import('../src/http/routes/oauth.ts');

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with Node's own test runner (the runner CI reads) and tsx
 // for TypeScript. Node 20's --test does not expand globs, so the files are listed here.
-// Usage: node scripts/run-tests.mjs [substring-filter ...]
+// Usage: node scripts/run-tests.mjs [--unit] [substring-filter ...]
+// --unit: only the fast unit tests (UNIT below: pure domain code, no server, no store), what
+// `npm run test:unit` runs; docs/architecture.md "Tests".
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +18,25 @@ function walk(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2);
+/** Unit tests: no Fastify instance, no PGlite or PostgreSQL, no child process. */
+const UNIT = [
+  'test/architecture/',
+  'test/catalog/',
+  'test/demo/',
+  'test/exchange/',
+  'test/http/rejections.test.ts',
+  'test/pricing/bivariate-normal.test.ts',
+  'test/pricing/exchange-integration.test.ts',
+  'test/pricing/parlay.test.ts',
+  'test/property/',
+  'test/runtime/ids.test.ts',
+];
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const filters = args.filter((a) => a !== '--unit');
 const files = walk('test')
+  .map((f) => f.split('\\').join('/'))
+  .filter((f) => !unitOnly || UNIT.some((u) => f.startsWith(u)))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 if (files.length === 0) {

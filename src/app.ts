@@ -8,8 +8,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseH
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger.ts';
-import { Metrics } from './http/metrics.ts';
 import opsRoutes from './http/routes/ops.ts';
+import { Metrics } from './observability/metrics.ts';
 import type { Store } from './store/types.ts';
 import './http/fastify-types.ts';
 

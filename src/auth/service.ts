@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { JWK } from 'jose';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { Metrics } from '../http/metrics.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { type ClientRecord, ClientRegistry, type ClientView, toView } from './clients.ts';
 

@@ -23,7 +23,7 @@ import {
   type OutcomeSpec,
   type Team,
 } from '../exchange/types.ts';
-import { gameDescription, signed } from './demo/game-markets.ts';
+import { gameDescription, signed } from './descriptions.ts';
 import { isUuid, uuidFor } from './ids.ts';
 import { teamId } from './leagues.ts';
 import type { CommandInput } from './types.ts';

@@ -2,11 +2,11 @@
 // validation uses. A rejected command changes nothing (docs/exchange.md); every handler validates
 // completely before it mutates.
 
-import { type ErrorCode, ErrorCodes } from '../errors.ts';
+import { type RejectionCode, RejectionCodes } from './rejections.ts';
 import type { CommandResult } from './types.ts';
 
-export function reject(code: ErrorCode, message?: string, details?: unknown): CommandResult {
-  const r: CommandResult = { ok: false, code, message: message ?? ErrorCodes[code].message };
+export function reject(code: RejectionCode, message?: string, details?: unknown): CommandResult {
+  const r: CommandResult = { ok: false, code, message: message ?? RejectionCodes[code] };
   if (details !== undefined) r.details = details;
   return r;
 }

@@ -283,7 +283,7 @@ export type CommandType = Command['type'];
 
 // ---------------------------------------------------------------- results and events
 
-/** A rejected command changes nothing and is not journaled. `code` is a key of ErrorCodes. */
+/** A rejected command changes nothing and is not journaled. `code`: the engine's are RejectionCodes (rejections.ts). */
 export interface Rejection {
   ok: false;
   code: string;

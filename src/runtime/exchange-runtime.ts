@@ -4,19 +4,19 @@
 // server uses to open accounts for new clients.
 
 import { EventEmitter } from 'node:events';
-import { createLiveState, type LiveState, liveStep } from '../catalog/demo/live.ts';
-import { quoteSlate } from '../catalog/demo/market-maker.ts';
-import { buildDemoSlate } from '../catalog/demo/slate.ts';
 import { rngFor } from '../catalog/rng.ts';
 import type { Config } from '../config.ts';
+import { createLiveState, type LiveState, liveStep } from '../demo/live.ts';
+import { quoteSlate } from '../demo/market-maker.ts';
+import { buildDemoSlate } from '../demo/slate.ts';
 import { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
-import type { CommandInput, ExchangeHistory, ExchangePort } from '../http/exchange-port.ts';
-import type { Metrics } from '../http/metrics.ts';
 import { recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
+import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
 import { HistoryBatch, SqlHistory, writeHistory } from './history.ts';
 import { uuidv7 } from './ids.ts';
 import { dueCommands, type ScheduleOptions } from './scheduler.ts';

@@ -6,8 +6,8 @@
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, DomainEvent, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
-import type { ExchangeHistory, HistoryQuery } from '../http/exchange-port.ts';
 import type { Queryable } from '../store/types.ts';
+import type { ExchangeHistory, HistoryQuery } from './exchange-port.ts';
 
 interface LedgerRow {
   seq: number;

@@ -4,7 +4,7 @@
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { CommandInput } from '../http/exchange-port.ts';
+import type { CommandInput } from './exchange-port.ts';
 
 export interface ScheduleOptions {
   autoGoLive: boolean;

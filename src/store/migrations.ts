@@ -20,6 +20,14 @@ export function listMigrations(): Migration[] {
     .map((name) => ({ name: name.replace(/\.sql$/, ''), sql: readFileSync(dir + name, 'utf8') }));
 }
 
+/** This build's migrations that are not among `applied`, in order. */
+export function pendingOf(applied: readonly string[]): string[] {
+  const done = new Set(applied);
+  return listMigrations()
+    .map((m) => m.name)
+    .filter((n) => !done.has(n));
+}
+
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   name text PRIMARY KEY,
   applied_at timestamptz NOT NULL DEFAULT now()

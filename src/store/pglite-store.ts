@@ -5,7 +5,7 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
+import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
 import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 type PgliteTx = Pick<PGlite, 'query' | 'exec'>;
@@ -61,6 +61,10 @@ export class PgliteStore implements Store {
     await this.db.exec(MIGRATIONS_TABLE);
     const applied = new Set(await this.appliedMigrations());
     return applyPending((fn) => this.db.transaction((tx) => fn(wrap(tx))), applied);
+  }
+
+  async pendingMigrations(): Promise<string[]> {
+    return pendingOf(await this.appliedMigrations());
   }
 
   async appliedMigrations(): Promise<string[]> {

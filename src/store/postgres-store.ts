@@ -1,7 +1,7 @@
 // Production backend: a PostgreSQL server through a node-postgres pool (DATABASE_URL).
 
 import pg from 'pg';
-import { applyPending, MIGRATIONS_TABLE } from './migrations.ts';
+import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
 import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 // bigint (int8) columns come back as strings by default; every int8 this project stores is a
@@ -85,6 +85,10 @@ export class PostgresStore implements Store {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
       client.release();
     }
+  }
+
+  async pendingMigrations(): Promise<string[]> {
+    return pendingOf(await this.appliedMigrations());
   }
 
   async appliedMigrations(): Promise<string[]> {

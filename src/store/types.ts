@@ -24,6 +24,8 @@ export interface Store extends Queryable {
   migrate(): Promise<string[]>;
   /** Names of applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
+  /** Names of this build's migrations not applied yet (readiness: none pending). */
+  pendingMigrations(): Promise<string[]>;
   /**
    * Takes the single-writer lock (DESIGN.md §1 principle 7: one sequencer per store): a PostgreSQL
    * advisory lock held on a dedicated connection, or a pid file beside the embedded data directory.

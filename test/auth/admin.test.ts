@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AuthService } from '../../src/auth/service.ts';
-import { Metrics } from '../../src/http/metrics.ts';
 import { buildLegacyAuthApp } from '../../src/http/routes/oauth.ts';
+import { Metrics } from '../../src/observability/metrics.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MemoryAccounts, openStore, startServer, type TestServer, testConfig } from './helpers.ts';
 

@@ -10,8 +10,8 @@ import { buildApp } from '../../src/app.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { type AccountsPort, AuthService } from '../../src/auth/service.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { Metrics } from '../../src/http/metrics.ts';
 import { registerAuthHttp } from '../../src/http/routes/oauth.ts';
+import { Metrics } from '../../src/observability/metrics.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
 import type { Store } from '../../src/store/types.ts';
 

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { KeyDecryptionError } from '../../src/auth/keys.ts';
 import { AuthService, type CreatedClient } from '../../src/auth/service.ts';
-import { Metrics } from '../../src/http/metrics.ts';
+import { Metrics } from '../../src/observability/metrics.ts';
 import type { Store } from '../../src/store/types.ts';
 import { MemoryAccounts, openStore, silentLog, startServer, type TestServer, testConfig } from './helpers.ts';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { buildDemoSlate } from '../../src/catalog/demo/slate.ts';
 import { parseSchedule } from '../../src/catalog/import.ts';
 import { teamId } from '../../src/catalog/leagues.ts';
 import type { CommandInput } from '../../src/catalog/types.ts';
+import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command } from '../../src/exchange/types.ts';
 

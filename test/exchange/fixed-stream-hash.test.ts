@@ -15,18 +15,7 @@ import { describe, test } from 'node:test';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import { TICKS } from '../../src/exchange/ticks.ts';
 import type { Command, Currency, EventStatus, MarketSpec, TimeInForce } from '../../src/exchange/types.ts';
-
-/** mulberry32: the same numbers on every run and machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../helpers/prng.ts';
 
 const N = 300_000;
 const ACCOUNTS = 60;

@@ -11,7 +11,7 @@ import type {
   ExchangeHistory,
   ExchangePort,
   HistoryQuery,
-} from '../../src/http/exchange-port.ts';
+} from '../../src/runtime/exchange-port.ts';
 import { uuidv7 } from '../../src/runtime/ids.ts';
 
 export interface MemoryPortOptions {

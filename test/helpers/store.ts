@@ -179,6 +179,7 @@ function wrap(
     },
     migrate: () => inner.migrate(),
     appliedMigrations: () => inner.appliedMigrations(),
+    pendingMigrations: () => inner.pendingMigrations(),
     ping: () => inner.ping(),
     async close() {
       if (closed) return;

@@ -53,6 +53,7 @@ export const nullStore: Store = {
   },
   migrate: async () => [],
   appliedMigrations: async () => [],
+  pendingMigrations: async () => [],
   ping: async () => true,
   close: async () => {},
 };

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { Metrics } from '../../src/http/metrics.ts';
-import { DURATION_BUCKETS, RequestMetrics } from '../../src/http/request-metrics.ts';
+import { Metrics } from '../../src/observability/metrics.ts';
+import { DURATION_BUCKETS, RequestMetrics } from '../../src/observability/request-metrics.ts';
 import { nullStore } from './harness.ts';
 
 /** The value of one exposition sample line, or undefined. */

@@ -11,20 +11,11 @@ import { cpSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bootChild, createGame, fetchToken, httpCall } from '../helpers/child-server.ts';
+import { rng } from '../helpers/prng.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 const CYCLES = Number(process.env.KILL9_CYCLES ?? 5);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const boot = (env: Record<string, string>) => bootChild(child, env);
 const call = httpCall;

@@ -21,6 +21,7 @@ function instrumented(inner: Store): Store & { txCount: number; failFrom: number
     exec: inner.exec.bind(inner),
     migrate: inner.migrate.bind(inner),
     appliedMigrations: inner.appliedMigrations.bind(inner),
+    pendingMigrations: inner.pendingMigrations.bind(inner),
     ping: inner.ping.bind(inner),
     close: inner.close.bind(inner),
     query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {

@@ -9,17 +9,9 @@ import type { Submittable } from '../../src/journal/sequencer.ts';
 
 export type Cmd = Submittable<Command>;
 
-/** Small, fast PRNG (mulberry32): deterministic per seed, no clock or Math.random. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../helpers/prng.ts';
+
+export { rng };
 
 export interface WorkloadShape {
   events: number;

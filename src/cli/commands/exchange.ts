@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseSchedule } from '../../catalog/import.ts';
-import type { CommandInput } from '../../http/exchange-port.ts';
+import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
 import { adminApi as api, positionals, urlOption } from '../admin-api.ts';

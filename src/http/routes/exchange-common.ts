@@ -4,8 +4,10 @@
 
 import type { FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, ErrorCodes } from '../../errors.ts';
+import { isRejectionCode } from '../../exchange/rejections.ts';
 import type { CommandResult, DomainEvent, Id, Rejection } from '../../exchange/types.ts';
-import type { ExchangePort } from '../exchange-port.ts';
+import type { ExchangePort } from '../../runtime/exchange-port.ts';
+import { REJECTION_ERRORS } from '../rejections.ts';
 
 export interface ExchangeRouteOptions {
   port: ExchangePort;
@@ -19,6 +21,7 @@ export function isErrorCode(code: string): code is ErrorCode {
 
 /** An engine rejection as the API error carrying the same code (unknown codes: 409 conflict-ish 400). */
 export function rejectionError(r: Rejection): ApiError {
+  if (isRejectionCode(r.code)) return new ApiError(REJECTION_ERRORS[r.code], r.message, r.details);
   if (isErrorCode(r.code)) return new ApiError(r.code, r.message, r.details);
   return new ApiError('VALIDATION_FAILED', r.message, {
     code: r.code,

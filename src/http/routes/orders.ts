@@ -18,7 +18,7 @@ import {
   type TimeInForce,
 } from '../../exchange/types.ts';
 import { priceToTick } from '../../exchange/units.ts';
-import type { CommandInput } from '../exchange-port.ts';
+import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { authErrors, bearer, currency, errorEnvelope, uuid } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';

@@ -5,12 +5,12 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createLiveState, liveStep } from '../../src/catalog/demo/live.ts';
-import { demoAccounts, quoteSlate } from '../../src/catalog/demo/market-maker.ts';
-import { leagueModel } from '../../src/catalog/demo/rating-model.ts';
-import { buildDemoSlate } from '../../src/catalog/demo/slate.ts';
 import { rngFor } from '../../src/catalog/rng.ts';
 import type { CommandInput } from '../../src/catalog/types.ts';
+import { createLiveState, liveStep } from '../../src/demo/live.ts';
+import { demoAccounts, quoteSlate } from '../../src/demo/market-maker.ts';
+import { leagueModel } from '../../src/demo/rating-model.ts';
+import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import { type Command, CURRENCIES, TRADABLE_EVENT_STATUSES } from '../../src/exchange/types.ts';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { leagueModel } from '../../src/catalog/demo/rating-model.ts';
-import { marketResult } from '../../src/catalog/demo/settle.ts';
-import { buildDemoSlate } from '../../src/catalog/demo/slate.ts';
 import { isUuid } from '../../src/catalog/ids.ts';
 import { LEAGUES } from '../../src/catalog/leagues.ts';
 import type { CommandInput } from '../../src/catalog/types.ts';
+import { leagueModel } from '../../src/demo/rating-model.ts';
+import { marketResult } from '../../src/demo/settle.ts';
+import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { EVENT_STATUSES } from '../../src/exchange/types.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 17, 3, 27);

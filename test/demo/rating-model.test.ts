@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalCdf } from '../../src/catalog/demo/normal.ts';
+import { uuidFor } from '../../src/catalog/ids.ts';
+import { teamId } from '../../src/catalog/leagues.ts';
+import { rngFor } from '../../src/catalog/rng.ts';
 import {
   gameLine,
   halfPoint,
@@ -12,11 +14,9 @@ import {
   simulateScore,
   strikesFor,
   teamRating,
-} from '../../src/catalog/demo/rating-model.ts';
-import { marketResult } from '../../src/catalog/demo/settle.ts';
-import { uuidFor } from '../../src/catalog/ids.ts';
-import { teamId } from '../../src/catalog/leagues.ts';
-import { rngFor } from '../../src/catalog/rng.ts';
+} from '../../src/demo/rating-model.ts';
+import { marketResult } from '../../src/demo/settle.ts';
+import { normCdf as normalCdf } from '../../src/pricing/normal.ts';
 
 describe('normal CDF', () => {
   test('matches known values to 1e-7', () => {

@@ -4,7 +4,7 @@
 // home side wins when its margin is positive; a level score voids the market (PUSH), which is the
 // "draw no bet" reading of a two-way moneyline for leagues with draws.
 
-import type { Id, MarketType } from '../../exchange/types.ts';
+import type { Id, MarketType } from '../exchange/types.ts';
 import { type FinalScore, marginOf } from './rating-model.ts';
 
 export function marketResult(

@@ -1,6 +1,7 @@
 // What the HTTP edge needs of the running exchange: the current state to read, a way to submit
 // commands through the sequencer (resolved once durable), ids, and the SQL-backed history for
-// what no longer lives in memory (closed orders, old fills). Implemented by src/runtime/.
+// what no longer lives in memory (closed orders, old fills). The port lives with what implements it
+// (exchange-runtime.ts); the HTTP edge consumes it (docs/architecture.md "Layers").
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type {

@@ -8,8 +8,11 @@
 // tick table (src/exchange/ticks.ts). Orders are GTC; the ids derive from (seed, round, market,
 // currency, outcome, level), so a quoting round is reproducible.
 
-import type { ExchangeReader } from '../../exchange/reader.ts';
-import { ONE, TICK_INDEX, TICKS } from '../../exchange/ticks.ts';
+import { uuidFor } from '../catalog/ids.ts';
+import { rngFor } from '../catalog/rng.ts';
+import type { CommandInput } from '../catalog/types.ts';
+import type { ExchangeReader } from '../exchange/reader.ts';
+import { ONE, TICK_INDEX, TICKS } from '../exchange/ticks.ts';
 import {
   CURRENCIES,
   type Currency,
@@ -18,11 +21,8 @@ import {
   type Qty,
   type Tick,
   TRADABLE_EVENT_STATUSES,
-} from '../../exchange/types.ts';
-import { bidCost, MONEY_PER_UNIT } from '../../exchange/units.ts';
-import { uuidFor } from '../ids.ts';
-import { rngFor } from '../rng.ts';
-import type { CommandInput } from '../types.ts';
+} from '../exchange/types.ts';
+import { bidCost, MONEY_PER_UNIT } from '../exchange/units.ts';
 import type { DemoSlate } from './slate.ts';
 
 export interface DemoAccounts {

@@ -8,9 +8,9 @@
 // §6), and the simulated final score is drawn from the same distribution, so prices and results
 // agree. For golf the "score" is strokes and a lower score wins: M is then away − home strokes.
 
-import { randNormal, rngFor } from '../rng.ts';
-import type { Rng } from '../types.ts';
-import { normalCdf } from './normal.ts';
+import { randNormal, rngFor } from '../catalog/rng.ts';
+import type { Rng } from '../catalog/types.ts';
+import { normCdf as normalCdf } from '../pricing/normal.ts';
 
 export interface LeagueModel {
   /** Expected home margin from playing at home, points/goals/runs. */

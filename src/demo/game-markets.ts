@@ -1,11 +1,12 @@
-// The markets of one demo game (issue 3 item 5): a MONEY line, three SPREAD strikes and three
+// The markets of one demo game: a MONEY line, three SPREAD strikes and three
 // TOTAL strikes around the fair line, each with its fair probability of outcome 0 from the rating
 // model, and the CreateEvent command that lists them. Every id derives from (seed, fixture key),
 // so the same fixture always yields the same event, game, market and outcome ids.
 
-import type { EventStatus, Id, MarketSpec, MarketType, Team } from '../../exchange/types.ts';
-import { uuidFor } from '../ids.ts';
-import type { CommandInput } from '../types.ts';
+import { gameDescription, signed } from '../catalog/descriptions.ts';
+import { uuidFor } from '../catalog/ids.ts';
+import type { CommandInput } from '../catalog/types.ts';
+import type { EventStatus, Id, MarketSpec, MarketType, Team } from '../exchange/types.ts';
 import { type GameLine, pMoney, pSpread, pTotal, strikesFor } from './rating-model.ts';
 
 export interface DemoMarketInfo {
@@ -24,15 +25,6 @@ export interface GameIds {
 
 export function gameIds(seed: string, key: string): GameIds {
   return { eventId: uuidFor(seed, 'event', key), gameId: uuidFor(seed, 'game', key) };
-}
-
-/** "-2.5", "+2.5", "0". */
-export function signed(x: number): string {
-  return x > 0 ? `+${x}` : x < 0 ? `${x}` : '0';
-}
-
-export function gameDescription(home: Team, away: Team): string {
-  return `${away.name} @ ${home.name}`;
 }
 
 /** Fair probability of outcome 0 for a game market of the given type and strike. */

@@ -6,8 +6,8 @@
 // Weekly leagues (NFL, NCAAF, MLS, EPL, UFC) pair their teams once per week so that no team plays
 // twice in a round; daily leagues (NBA, NHL, MLB, NCAAB, PGA rounds) pair per day.
 
-import { leagueInfo, teamId } from '../leagues.ts';
-import { rngFor, shuffled } from '../rng.ts';
+import { leagueInfo, teamId } from '../catalog/leagues.ts';
+import { rngFor, shuffled } from '../catalog/rng.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { uuidFor } from '../../src/catalog/ids.ts';
 import {
   DEFAULT_QUOTE,
   DEPOSITS,
@@ -9,9 +10,8 @@ import {
   quoteLadder,
   quoteMarket,
   quoteSlate,
-} from '../../src/catalog/demo/market-maker.ts';
-import { buildDemoSlate } from '../../src/catalog/demo/slate.ts';
-import { uuidFor } from '../../src/catalog/ids.ts';
+} from '../../src/demo/market-maker.ts';
+import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { isTick, ONE } from '../../src/exchange/ticks.ts';
 import { TRADABLE_EVENT_STATUSES } from '../../src/exchange/types.ts';
 
