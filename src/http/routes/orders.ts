@@ -1,24 +1,20 @@
-// Order entry and order reads (issue 4 item 4, reference/production-api.md "Orders and account").
-// Unlike the production service, answers are synchronous and final: a placement resolves once its
-// command is durable and answers the order's status with the fills it produced. Prices are checked
-// at the edge conversion (wire number → Tick, INVALID_PRICE); everything else the engine decides,
-// and its rejection codes reach the caller unchanged. Bad input never reaches the journal.
+// Order entry and order reads on the wire (reference/production-api.md "Orders and account"). The
+// routes declare schemas and write the wire; idempotency, batch semantics and the placement outcome
+// are the order-entry service's (src/runtime/order-entry.ts; docs/architecture.md). Prices are
+// checked at the edge conversion (wire number → Tick, INVALID_PRICE); everything else the engine
+// decides, and its rejection codes reach the caller unchanged. Bad input never reaches the journal.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import type { ExchangeReader } from '../../exchange/reader.ts';
 import {
   type Currency,
   type DomainEvent,
-  type Fill,
   type Id,
   ORDER_STATUSES,
   type OrderRecord,
   type OrderStatus,
-  type TimeInForce,
 } from '../../exchange/types.ts';
-import { priceToTick } from '../../exchange/units.ts';
-import type { CommandInput } from '../../runtime/exchange-port.ts';
+import { MAX_BATCH, OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
 import { authErrors, bearer, currency, errorEnvelope, uuid } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
@@ -32,16 +28,7 @@ import {
   throwValidation,
 } from './exchange-common.ts';
 
-export interface PlaceBody {
-  outcomeId: string;
-  price: number;
-  qty: number;
-  currency: Currency;
-  tif: TimeInForce;
-  ttl?: number;
-  flags?: string;
-  clientOrderId?: string;
-}
+export type PlaceBody = PlaceRequest;
 
 type Placed = WireOrder & { fills: WireFill[] };
 
@@ -54,72 +41,9 @@ const PLACE_CODES: Record<string, ErrorCode> = {
   'body/outcomeId': 'INVALID_ID',
 };
 
-/** Production clients send up to 256 orders per batch. */
-export const MAX_BATCH = 256;
-
-/** The PlaceOrder command for a schema-valid body, or the edge's own rejection. */
-function placeCommand(accountId: Id, orderId: Id, b: PlaceBody): CommandInput {
-  const tick = priceToTick(b.price);
-  if (tick === null) throw new ApiError('INVALID_PRICE', `Price ${b.price} is not on the tick table`);
-  if (!Number.isSafeInteger(b.qty) || b.qty <= 0) throw new ApiError('INVALID_QTY');
-  if (b.tif === 'GTT' && b.ttl === undefined)
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl is required for GTT');
-  if (b.tif !== 'GTT' && b.ttl !== undefined) {
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
-  }
-  return {
-    type: 'PlaceOrder',
-    orderId,
-    accountId,
-    outcomeId: b.outcomeId.toLowerCase(),
-    currency: b.currency,
-    price: tick,
-    qty: b.qty,
-    tif: b.tif,
-    ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
-    flags: b.flags ?? null,
-    clientOrderId: b.clientOrderId ?? null,
-  };
-}
-
-/**
- * The order as this placement left it, from the command's own events (not from the live state,
- * which later commands may already have moved): fills of this order, a cancel of its remainder
- * (IOC, wash), else resting or filled.
- */
-export function placementOutcome(orderId: Id, events: DomainEvent[]): { order: OrderRecord; fills: Fill[] } {
-  let placed: OrderRecord | undefined;
-  let canceled: OrderRecord | undefined;
-  const fills: Fill[] = [];
-  for (const ev of events) {
-    if (ev.kind === 'OrderPlaced' && ev.order.id === orderId) placed = ev.order;
-    else if (ev.kind === 'OrderFilled' && ev.fill.orderId === orderId) fills.push(ev.fill);
-    else if (ev.kind === 'OrderCanceled' && ev.order.id === orderId) canceled = ev.order;
-  }
-  const base = canceled ?? placed;
-  if (!base) throw new ApiError('INTERNAL_ERROR', 'placement produced no order');
-  const filled = fills.reduce((s, f) => s + f.qty, 0);
-  if (canceled) return { order: { ...canceled, status: 'CANCELED' }, fills };
-  const remaining = base.originalQty - filled;
-  return {
-    order: { ...base, qty: remaining, status: remaining === 0 ? 'FILLED' : 'RESTING' },
-    fills,
-  };
-}
-
-function placedWire(order: OrderRecord, fills: Fill[]): Placed {
-  const filled = fills.reduce((s, f) => s + f.qty, 0);
-  return { ...orderToWire(order, filled), fills: fills.map(fillToWire) };
-}
-
-function sameRequest(o: OrderRecord, cmd: CommandInput & { type: 'PlaceOrder' }): boolean {
-  return (
-    o.outcomeId === cmd.outcomeId &&
-    o.price === cmd.price &&
-    o.originalQty === cmd.qty &&
-    o.currency === cmd.currency &&
-    o.tif === cmd.tif
-  );
+function placedWire(p: Placement): Placed {
+  const filled = p.fills.reduce((s, f) => s + f.qty, 0);
+  return { ...orderToWire(p.order, filled), fills: p.fills.map(fillToWire) };
 }
 
 export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
@@ -127,39 +51,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
   const trade = app.requireScope('execute:trader');
   const read = app.requireScope('read:trader');
 
-  /** An order of this account, live first (fresher), then history; undefined for anyone else's. */
-  async function findOrder(r: ExchangeReader, accountId: Id, orderId: Id): Promise<OrderRecord | undefined> {
-    const live = r.order(orderId);
-    if (live) return live.accountId === accountId ? live : undefined;
-    const old = await port.history.order(accountId, orderId);
-    return old && old.accountId === accountId ? old : undefined;
-  }
-
-  /** Fills of one order, for answering a repeated clientOrderId (newest first in history). */
-  async function fillsOf(accountId: Id, o: OrderRecord): Promise<Fill[]> {
-    const recent = await port.history.fills({ accountId, currency: o.currency, limit: 1000, offset: 0 });
-    return recent.filter((f) => f.orderId === o.id && f.isTaker).reverse();
-  }
-
-  /** A placement already made under this clientOrderId, as the same answer; undefined if none. */
-  async function replay(
-    accountId: Id,
-    cmd: CommandInput & { type: 'PlaceOrder' },
-  ): Promise<Placed | undefined> {
-    if (!cmd.clientOrderId) return undefined;
-    const r = port.reader();
-    const prior = r.orderIdForClientOrderId(accountId, cmd.clientOrderId);
-    if (!prior) return undefined;
-    const o = await findOrder(r, accountId, prior);
-    if (!o) return undefined;
-    if (!sameRequest(o, cmd)) {
-      throw new ApiError('DUPLICATE_CLIENT_ORDER_ID', undefined, {
-        clientOrderId: cmd.clientOrderId,
-        orderId: o.id,
-      });
-    }
-    return placedWire(o, await fillsOf(accountId, o));
-  }
+  const entry = new OrderEntry(port, rejectionError);
 
   app.post<{ Body: PlaceBody }>(
     '/nbx/v2/emm/orders/place',
@@ -184,19 +76,9 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
     async (request, reply) => {
       throwValidation(request, PLACE_CODES);
-      const accountId = callerAccount(request);
-      const orderId = port.newId();
-      const cmd = placeCommand(accountId, orderId, request.body) as CommandInput & { type: 'PlaceOrder' };
-      const again = await replay(accountId, cmd);
-      if (again) return reply.code(201).header('idempotent-replayed', 'true').send(again);
-      const result = await port.submit(cmd);
-      if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
-        // Lost a race with a concurrent request carrying the same key: answer what it placed.
-        const winner = await replay(accountId, cmd);
-        if (winner) return reply.code(201).header('idempotent-replayed', 'true').send(winner);
-      }
-      const { order, fills } = placementOutcome(orderId, acceptedEvents(result));
-      return reply.code(201).send(placedWire(order, fills));
+      const placed = await entry.place(callerAccount(request), request.body);
+      if (placed.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(placedWire(placed));
     },
   );
 
@@ -219,53 +101,12 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       },
     },
     async (request: FastifyRequest<{ Body: unknown[] }>, reply) => {
-      const accountId = callerAccount(request);
       const validate = request.compileValidationSchema(placeBodySchema);
-      const results: (Placed | ReturnType<typeof itemError> | undefined)[] = new Array(request.body.length);
-      const toSubmit: { index: number; cmd: CommandInput & { type: 'PlaceOrder' } }[] = [];
-      const firstByKey = new Map<string, number>();
-      const dupOf = new Map<number, number>();
-      for (let i = 0; i < request.body.length; i++) {
-        const item = request.body[i];
-        if (!validate(item)) {
-          results[i] = itemError(itemValidationError(validate.errors as never, PLACE_CODES));
-          continue;
-        }
-        try {
-          const cmd = placeCommand(accountId, port.newId(), item as PlaceBody) as CommandInput & {
-            type: 'PlaceOrder';
-          };
-          if (cmd.clientOrderId) {
-            const first = firstByKey.get(cmd.clientOrderId);
-            if (first !== undefined) {
-              dupOf.set(i, first);
-              continue;
-            }
-            firstByKey.set(cmd.clientOrderId, i);
-            const again = await replay(accountId, cmd);
-            if (again) {
-              results[i] = again;
-              continue;
-            }
-          }
-          toSubmit.push({ index: i, cmd });
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          results[i] = itemError(err);
-        }
-      }
-      const outcomes = toSubmit.length > 0 ? await port.submitMany(toSubmit.map((t) => t.cmd)) : [];
-      toSubmit.forEach(({ index, cmd }, k) => {
-        const res = outcomes[k]!;
-        if (!res.ok) {
-          results[index] = itemError(rejectionError(res));
-          return;
-        }
-        const { order, fills } = placementOutcome(cmd.orderId, res.events);
-        results[index] = placedWire(order, fills);
-      });
-      // A clientOrderId repeated inside one batch gets the first item's answer (same key, same result).
-      for (const [i, first] of dupOf) results[i] = results[first];
+      const items = request.body.map((item) =>
+        validate(item) ? (item as PlaceRequest) : itemValidationError(validate.errors as never, PLACE_CODES),
+      );
+      const placed = await entry.placeBatch(callerAccount(request), items);
+      const results = placed.map((p) => (p instanceof ApiError ? itemError(p) : placedWire(p)));
       return reply.code(201).send(results);
     },
   );
@@ -472,7 +313,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       throwValidation(request, { 'params/orderId': 'INVALID_ID' });
       const accountId = callerAccount(request);
       const id = request.params.orderId.toLowerCase();
-      const o = await findOrder(port.reader(), accountId, id);
+      const o = await entry.findOrder(port.reader(), accountId, id);
       if (!o) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
       return orderToWire(o);
     },
