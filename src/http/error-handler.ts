@@ -23,6 +23,16 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_RATE_LIMITED: 'RATE_LIMITED',
 };
 
+/**
+ * The registry code of one of Fastify's own request errors (body parsing, content type, body size,
+ * rate limit), or undefined. The one classifier of Fastify errors: the §8 error handler below and
+ * the OAuth scope's RFC 6749 handler (routes/oauth.ts) both use it.
+ */
+export function fastifyErrorCode(err: unknown): ErrorCode | undefined {
+  const code = (err as Partial<FastifyError> | null)?.code;
+  return code ? FASTIFY_CODES[code] : undefined;
+}
+
 /** Turns any thrown value into the status, envelope and headers to answer with. */
 export function mapError(err: unknown): MappedError {
   if (err instanceof ApiError) {
@@ -46,7 +56,7 @@ export function mapError(err: unknown): MappedError {
       body: envelope(400, 'VALIDATION_FAILED', msg || ErrorCodes.VALIDATION_FAILED.message, details),
     };
   }
-  const mapped = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
+  const mapped = fastifyErrorCode(err);
   if (mapped) {
     const status = ErrorCodes[mapped].status;
     return { status, body: envelope(status, mapped, fe.message ?? ErrorCodes[mapped].message) };

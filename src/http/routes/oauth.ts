@@ -11,11 +11,18 @@
 
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ClientRecord } from '../../auth/clients.ts';
 import { OAuthError } from '../../auth/oauth-errors.ts';
 import { SCOPES } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
+import {
+  authenticateClient,
+  type OAuthRequest,
+  readParams,
+  TOKEN_HINT_PARAMS,
+  tokenRequest,
+} from '../../auth/token-endpoint.ts';
 import type { Config } from '../../config.ts';
+import { fastifyErrorCode } from '../error-handler.ts';
 import { loggerOptions } from '../logger.ts';
 import { registerBearer } from '../plugins/bearer.ts';
 import adminClientRoutes from './admin-clients.ts';
@@ -28,7 +35,6 @@ export const TOKEN_PATH = '/nbx/v1/auth/emm-token';
 export const LEGACY_TOKEN_PATH = '/oauth/token';
 /** Token requests are a few hundred bytes; anything near this is not a token request. */
 const TOKEN_BODY_LIMIT = 16 * 1024;
-const REALM = 'tickbook';
 
 // --- schemas (documentation: the scope's validator accepts anything, see below) ----------------
 
@@ -93,94 +99,9 @@ const tokenResponses = {
 
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
 
-// --- request parsing ----------------------------------------------------------------------------
-
-type Params = Record<string, string | undefined>;
-
-/** The named string parameters of a JSON or form body; anything else is invalid_request. */
-function readParams(body: unknown, names: readonly string[]): Params {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new OAuthError('invalid_request', 'The request body must be a JSON object or a form');
-  }
-  const out: Params = {};
-  for (const n of names) {
-    const v = (body as Record<string, unknown>)[n];
-    if (v === undefined) continue;
-    // A repeated form parameter arrives as an array (RFC 6749 §3.2: parameters appear once).
-    if (typeof v !== 'string')
-      throw new OAuthError('invalid_request', `Parameter ${n} must be a single string`);
-    out[n] = v;
-  }
-  return out;
-}
-
-/** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded before base64. */
-function formDecode(s: string): string {
-  return decodeURIComponent(s.replace(/\+/g, ' '));
-}
-
-interface Credentials {
-  clientId: string;
-  secret: string;
-  basic: boolean;
-}
-
-function basicChallenge(): Record<string, string> {
-  return { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
-}
-
-function readCredentials(request: FastifyRequest, p: Params): Credentials {
-  const header = request.headers.authorization;
-  if (header !== undefined && header !== '') {
-    const m = /^Basic[ ]+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
-    if (m === null)
-      throw new OAuthError(
-        'invalid_client',
-        'Unsupported or malformed Authorization header',
-        basicChallenge(),
-      );
-    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
-    let clientId: string;
-    let secret: string;
-    try {
-      clientId = formDecode(decoded.slice(0, colon));
-      secret = formDecode(decoded.slice(colon + 1));
-    } catch {
-      throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
-    }
-    // RFC 6749 §2.3: one authentication method per request (client_id alone in the body is harmless).
-    if (p.client_secret !== undefined || (p.client_id !== undefined && p.client_id !== clientId)) {
-      throw new OAuthError(
-        'invalid_request',
-        'Client credentials given both in the Authorization header and in the body',
-      );
-    }
-    return { clientId, secret, basic: true };
-  }
-  if (p.client_id === undefined || p.client_id === '' || p.client_secret === undefined) {
-    // RFC 6749 §5.2: "no client authentication included" is invalid_client.
-    throw new OAuthError(
-      'invalid_client',
-      'Client authentication is required (client_id and client_secret, or HTTP Basic)',
-    );
-  }
-  return { clientId: p.client_id, secret: p.client_secret, basic: false };
-}
-
-function authenticate(auth: AuthService, request: FastifyRequest, p: Params): ClientRecord {
-  const c = readCredentials(request, p);
-  try {
-    return auth.authenticateClient(c.clientId, c.secret, request.ip);
-  } catch (err) {
-    // RFC 6749 §5.2: a 401 for a Basic attempt carries the challenge the client used.
-    if (c.basic && err instanceof OAuthError && err.error === 'invalid_client') {
-      throw new OAuthError(err.error, err.description, { ...err.headers, ...basicChallenge() });
-    }
-    throw err;
-  }
+/** What the token service needs of the request (src/auth/token-endpoint.ts). */
+function oauthRequest(request: FastifyRequest): OAuthRequest {
+  return { body: request.body, authorization: request.headers.authorization, ip: request.ip };
 }
 
 // --- error handling -----------------------------------------------------------------------------
@@ -192,14 +113,13 @@ function toOAuthError(err: unknown): OAuthError {
   if (status >= 400 && status < 500) {
     // Fastify's own refusals: FST_ERR_CTP_INVALID_JSON_BODY, _EMPTY_JSON_BODY, _BODY_TOO_LARGE,
     // _INVALID_MEDIA_TYPE, _INVALID_CONTENT_LENGTH … all mean the request itself is malformed.
+    const code = fastifyErrorCode(err);
     const what =
-      fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      code === 'BODY_TOO_LARGE'
         ? 'The request body is too large'
-        : fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        : code === 'UNSUPPORTED_MEDIA_TYPE'
           ? 'Content-Type must be application/json or application/x-www-form-urlencoded'
-          : fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-              fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
-              err instanceof SyntaxError
+          : code === 'MALFORMED_JSON' || err instanceof SyntaxError
             ? 'The request body is not valid JSON'
             : 'Malformed request';
     return new OAuthError('invalid_request', what);
@@ -221,9 +141,6 @@ interface TokenEndpointOptions extends OAuthRoutesOptions {
   legacyOnly?: boolean;
 }
 
-const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'scope', 'audience'] as const;
-const TOKEN_HINT_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret'] as const;
-
 async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions): Promise<void> {
   const { auth } = opts;
   const base = auth.metadata().issuer as string;
@@ -242,23 +159,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
   const issue =
     (legacy: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-      const p = readParams(request.body, TOKEN_PARAMS);
-      if (p.grant_type === undefined || p.grant_type === '') {
-        throw new OAuthError('invalid_request', 'Missing grant_type');
-      }
-      if (p.grant_type !== 'client_credentials') {
-        throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
-      }
-      const client = authenticate(auth, request, p);
-      // The legacy host demanded the API's base URL as audience (production-api.md); the new
-      // endpoint ignores the field.
-      if (legacy && p.audience !== base) {
-        throw new OAuthError(
-          'access_denied',
-          p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
-        );
-      }
-      const body = await auth.issueToken(client, p.scope, legacy ? 'legacy' : 'emm-token');
+      const body = await tokenRequest(auth, oauthRequest(request), legacy);
       return reply.code(200).type('application/json').send(body);
     };
 
@@ -315,7 +216,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
     },
     async (request, reply) => {
       const p = readParams(request.body, TOKEN_HINT_PARAMS);
-      const client = authenticate(auth, request, p);
+      const client = authenticateClient(auth, oauthRequest(request), p);
       if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
       await auth.revokeToken(p.token, client);
       return reply.code(200).send();
@@ -361,7 +262,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
     },
     async (request, reply) => {
       const p = readParams(request.body, TOKEN_HINT_PARAMS);
-      const client = authenticate(auth, request, p);
+      const client = authenticateClient(auth, oauthRequest(request), p);
       if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
       return reply
         .code(200)

@@ -1,0 +1,150 @@
+// The token endpoint as a chain of small named steps, after node-oidc-provider's
+// lib/actions/token.js and lib/shared/client_auth.js: read the parameters, authenticate the
+// client (RFC 6749 §2.3: HTTP Basic or body credentials, one method per request), check the grant
+// (RFC 6749 §4.4: client_credentials only), check the audience (the legacy endpoint), issue the
+// token. Every failure is an OAuthError with its RFC 6749 §5.2 name. No HTTP framework here: the
+// route (src/http/routes/oauth.ts) passes the body, the Authorization header and the peer address,
+// and writes the answer (docs/architecture.md; docs/auth.md).
+
+import type { ClientRecord } from './clients.ts';
+import { OAuthError } from './oauth-errors.ts';
+import type { AuthService } from './service.ts';
+
+const REALM = 'tickbook';
+
+/** What the token endpoints need of an HTTP request. */
+export interface OAuthRequest {
+  body: unknown;
+  /** The Authorization header, if any. */
+  authorization: string | undefined;
+  /** The peer address (the failed-authentication throttle keys on it). */
+  ip: string;
+}
+
+export type Params = Record<string, string | undefined>;
+
+export const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'scope', 'audience'] as const;
+export const TOKEN_HINT_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret'] as const;
+
+/** Step 1: the named string parameters of a JSON or form body; anything else is invalid_request. */
+export function readParams(body: unknown, names: readonly string[]): Params {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new OAuthError('invalid_request', 'The request body must be a JSON object or a form');
+  }
+  const out: Params = {};
+  for (const n of names) {
+    const v = (body as Record<string, unknown>)[n];
+    if (v === undefined) continue;
+    // A repeated form parameter arrives as an array (RFC 6749 §3.2: parameters appear once).
+    if (typeof v !== 'string')
+      throw new OAuthError('invalid_request', `Parameter ${n} must be a single string`);
+    out[n] = v;
+  }
+  return out;
+}
+
+/** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded before base64. */
+function formDecode(s: string): string {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
+interface Credentials {
+  clientId: string;
+  secret: string;
+  basic: boolean;
+}
+
+export function basicChallenge(): Record<string, string> {
+  return { 'www-authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
+}
+
+/** Step 2a: the client's credentials, from HTTP Basic or the body (never both). */
+function readCredentials(authorization: string | undefined, p: Params): Credentials {
+  const header = authorization;
+  if (header !== undefined && header !== '') {
+    const m = /^Basic[ ]+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
+    if (m === null)
+      throw new OAuthError(
+        'invalid_client',
+        'Unsupported or malformed Authorization header',
+        basicChallenge(),
+      );
+    const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
+    let clientId: string;
+    let secret: string;
+    try {
+      clientId = formDecode(decoded.slice(0, colon));
+      secret = formDecode(decoded.slice(colon + 1));
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed Basic credentials', basicChallenge());
+    }
+    // RFC 6749 §2.3: one authentication method per request (client_id alone in the body is harmless).
+    if (p.client_secret !== undefined || (p.client_id !== undefined && p.client_id !== clientId)) {
+      throw new OAuthError(
+        'invalid_request',
+        'Client credentials given both in the Authorization header and in the body',
+      );
+    }
+    return { clientId, secret, basic: true };
+  }
+  if (p.client_id === undefined || p.client_id === '' || p.client_secret === undefined) {
+    // RFC 6749 §5.2: "no client authentication included" is invalid_client.
+    throw new OAuthError(
+      'invalid_client',
+      'Client authentication is required (client_id and client_secret, or HTTP Basic)',
+    );
+  }
+  return { clientId: p.client_id, secret: p.client_secret, basic: false };
+}
+
+/** Step 2: client authentication (RFC 6749 §2.3); a failed Basic attempt carries the challenge. */
+export function authenticateClient(auth: AuthService, request: OAuthRequest, p: Params): ClientRecord {
+  const c = readCredentials(request.authorization, p);
+  try {
+    return auth.authenticateClient(c.clientId, c.secret, request.ip);
+  } catch (err) {
+    // RFC 6749 §5.2: a 401 for a Basic attempt carries the challenge the client used.
+    if (c.basic && err instanceof OAuthError && err.error === 'invalid_client') {
+      throw new OAuthError(err.error, err.description, { ...err.headers, ...basicChallenge() });
+    }
+    throw err;
+  }
+}
+
+/** Step 3: the grant; only client_credentials (RFC 6749 §4.4). */
+function checkGrant(p: Params): void {
+  if (p.grant_type === undefined || p.grant_type === '') {
+    throw new OAuthError('invalid_request', 'Missing grant_type');
+  }
+  if (p.grant_type !== 'client_credentials') {
+    throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+  }
+}
+
+/** Step 4: the legacy host demanded the API's base URL as audience (production-api.md); the new
+ * endpoint ignores the field. */
+function checkAudience(p: Params, legacy: boolean, base: string): void {
+  if (legacy && p.audience !== base) {
+    throw new OAuthError(
+      'access_denied',
+      p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
+    );
+  }
+}
+
+/** The token endpoint: parameters → grant → client → audience → issuance. Resolves to the RFC 6749
+ * §5.1 body; rejects with an OAuthError. */
+export async function tokenRequest(
+  auth: AuthService,
+  request: OAuthRequest,
+  legacy: boolean,
+): Promise<Awaited<ReturnType<AuthService['issueToken']>>> {
+  const p = readParams(request.body, TOKEN_PARAMS);
+  checkGrant(p);
+  const client = authenticateClient(auth, request, p);
+  checkAudience(p, legacy, auth.metadata().issuer as string);
+  return auth.issueToken(client, p.scope, legacy ? 'legacy' : 'emm-token');
+}
