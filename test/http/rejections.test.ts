@@ -22,5 +22,5 @@ test('each engine rejection maps to the wire code of the same name and message',
 test('a code unknown to both registries leaves as VALIDATION_FAILED carrying it', () => {
   const err = rejectionError({ ok: false, code: 'SOMETHING_ELSE', message: 'm' });
   assert.equal(err.code, 'VALIDATION_FAILED');
-  assert.deepEqual(err.details, { code: 'SOMETHING_ELSE' });
+  assert.deepEqual(err.details, [{ code: 'SOMETHING_ELSE' }]);
 });

@@ -23,10 +23,12 @@ export function isErrorCode(code: string): code is ErrorCode {
 export function rejectionError(r: Rejection): ApiError {
   if (isRejectionCode(r.code)) return new ApiError(REJECTION_ERRORS[r.code], r.message, r.details);
   if (isErrorCode(r.code)) return new ApiError(r.code, r.message, r.details);
-  return new ApiError('VALIDATION_FAILED', r.message, {
-    code: r.code,
-    ...(r.details ? { details: r.details } : {}),
-  });
+  return new ApiError('VALIDATION_FAILED', r.message, [
+    {
+      code: r.code,
+      ...(r.details ? { details: r.details } : {}),
+    },
+  ]);
 }
 
 /** The events of an accepted command, or throws the rejection as an ApiError. */
@@ -43,6 +45,9 @@ interface AjvError {
 }
 
 /**
+ * Validation errors carry `details` as an array of `{path, message}` (docs/http.md), whichever
+ * code they answer with.
+ *
  * For routes declared with `attachValidation`: when the request failed its schema, throws the
  * stable code mapped for the offending field (e.g. `params/eventId` → INVALID_ID, `body/price` →
  * INVALID_PRICE) or else the validation error itself (→ VALIDATION_FAILED with details). A missing
@@ -58,7 +63,7 @@ export function throwValidation(request: FastifyRequest, codes: Record<string, E
     const key = `${err.validationContext ?? ''}${first.instancePath ?? ''}`;
     const code = codes[key];
     if (code) {
-      throw new ApiError(code, undefined, { path: key, message: first.message ?? 'invalid' });
+      throw new ApiError(code, undefined, [{ path: key, message: first.message ?? 'invalid' }]);
     }
   }
   throw err;
@@ -73,7 +78,7 @@ export function itemValidationError(
   const path = `${first?.instancePath ?? ''}${first?.params?.missingProperty ? `/${String(first.params.missingProperty)}` : ''}${first?.params?.additionalProperty ? `/${String(first.params.additionalProperty)}` : ''}`;
   if (first && first.keyword !== 'required') {
     const code = codes[`body${first.instancePath ?? ''}`];
-    if (code) return new ApiError(code, undefined, { path, message: first.message ?? 'invalid' });
+    if (code) return new ApiError(code, undefined, [{ path, message: first.message ?? 'invalid' }]);
   }
   return new ApiError('VALIDATION_FAILED', `${path} ${first?.message ?? 'invalid'}`.trim(), [
     { path, message: first?.message ?? 'invalid' },

@@ -5,6 +5,7 @@
 // decides, and its rejection codes reach the caller unchanged. Bad input never reaches the journal.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import {
   type Currency,
@@ -28,7 +29,11 @@ import {
   throwValidation,
 } from './exchange-common.ts';
 
-export type PlaceBody = PlaceRequest;
+/** The body type is derived from its schema, the single source of truth (docs/http.md). */
+export type PlaceBody = FromSchema<typeof placeBodySchema>;
+/** Compile-time proof that every schema-valid body is a request the order-entry service takes. */
+const _bodyIsRequest = (b: PlaceBody): PlaceRequest => b;
+void _bodyIsRequest;
 
 type Placed = WireOrder & { fills: WireFill[] };
 
@@ -103,7 +108,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     async (request: FastifyRequest<{ Body: unknown[] }>, reply) => {
       const validate = request.compileValidationSchema(placeBodySchema);
       const items = request.body.map((item) =>
-        validate(item) ? (item as PlaceRequest) : itemValidationError(validate.errors as never, PLACE_CODES),
+        validate(item) ? (item as PlaceBody) : itemValidationError(validate.errors as never, PLACE_CODES),
       );
       const placed = await entry.placeBatch(callerAccount(request), items);
       const results = placed.map((p) => (p instanceof ApiError ? itemError(p) : placedWire(p)));

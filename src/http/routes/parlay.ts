@@ -24,8 +24,9 @@ import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/ty
 import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
 import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
-import { mapError } from '../error-handler.ts';
+import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
+import { errorEnvelope } from '../schemas/common.ts';
 
 export interface ParlayRouteOptions {
   /** The current exchange state (called once per request). */
@@ -44,13 +45,12 @@ const BODY_LIMIT = 16 * 1024;
 
 // ---------------------------------------------------------------- schemas (OpenAPI)
 
+/** The one §8 envelope (schemas/common.ts) with this route's decline details: one per leg. */
 const envelopeSchema = {
-  type: 'object',
+  type: errorEnvelope.type,
+  required: errorEnvelope.required,
   properties: {
-    statusCode: { type: 'integer' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    code: { type: 'string' },
+    ...errorEnvelope.properties,
     details: {
       type: 'array',
       items: {
@@ -64,7 +64,6 @@ const envelopeSchema = {
       },
     },
   },
-  required: ['statusCode', 'error', 'message', 'code'],
 } as const;
 
 const idDescription = { type: 'string', description: 'UUID' } as const;
@@ -307,7 +306,7 @@ function parlayErrorHandler(
     return reply.code(m.status).send(m.body);
   }
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+  if (fastifyErrorCode(err) === 'BODY_TOO_LARGE' || status === 413) {
     return reply.code(413).send(envelope(413, 'BODY_TOO_LARGE', ErrorCodes.BODY_TOO_LARGE.message));
   }
   if (status === 429) {
