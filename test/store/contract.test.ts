@@ -34,6 +34,7 @@ for (const kind of storeKinds()) {
       );
       assert.deepEqual(await store.migrate(), []);
       assert.deepEqual(await store.appliedMigrations(), applied);
+      assert.deepEqual(await store.pendingMigrations(), []);
     });
 
     test('ping answers', async () => {
