@@ -8,6 +8,7 @@
 //   node --expose-gc --import tsx bench/engine.ts [--n 1000000] [--runs 3] [--baseline 50000] [--resting 1000000]
 
 import { availableParallelism, loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { OrderBook } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { IdIndex } from '../src/exchange/id-index.ts';
@@ -26,7 +27,7 @@ const RESTING = arg('resting', 1_000_000);
 const MARKETS = 8;
 const ACCOUNTS = 1_000;
 /** Commands generated per batch between timed sections (see Stream for why 1,000). */
-const CHUNK = 1_000;
+export const CHUNK = 1_000;
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
@@ -38,7 +39,7 @@ const uuid = (i: number) =>
   Buffer.from(`0190f000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`, 'latin1').toString('latin1');
 const accountId = (i: number) => `acct-${i}`;
 
-function setupCommands(): Command[] {
+export function setupCommands(): Command[] {
   const ts = 1_700_000_000_000;
   const markets: MarketSpec[] = Array.from({ length: MARKETS }, (_, m) => ({
     id: `m${m}`,
@@ -86,7 +87,7 @@ function setupCommands(): Command[] {
  * commands are parsed, applied and dropped; a 1,000-command batch is what a sequencer hands over at
  * once. Chunk generation is outside the timed region. The stream itself (same seed) is unchanged.
  */
-class Stream {
+export class Stream {
   private readonly r: () => number;
   private readonly placed: string[] = [];
   private readonly owner: number[] = [];
@@ -391,4 +392,5 @@ function main(): void {
   if (RESTING > 0) console.table([memoryAndSnapshot(RESTING)]);
 }
 
-main();
+// Run only as a script: bench/engine-ab.ts imports the stream from here.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
