@@ -15,55 +15,17 @@
 // rotating order, so drift and noise from other processes hit them alike; ratios are per round
 // and the median of those is reported beside the median req/s.
 
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import { type Server, spawnServer } from './lib/app-children.ts';
 
 const DURATION = Number(process.env.DURATION ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
-const CHILD = fileURLToPath(new URL('./lib/read-path-child.ts', import.meta.url));
-
-interface Server {
-  proc: ChildProcess;
-  url: string;
-  cpu(): Promise<number>;
-}
-
-function spawnServer(env: Record<string, string>): Promise<Server> {
-  const proc = fork(CHILD, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    // The server's log lines go to /dev/null: written (the cost is the app's), never read.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
-    proc.on('message', function onReady(m: { kind: string; url?: string }) {
-      if (m.kind !== 'ready') return;
-      proc.off('message', onReady);
-      resolve({
-        proc,
-        url: m.url!,
-        cpu: () =>
-          new Promise<number>((res) => {
-            const on = (r: { kind: string; cpu?: number }) => {
-              if (r.kind !== 'cpu') return;
-              proc.off('message', on);
-              res(r.cpu!);
-            };
-            proc.on('message', on);
-            proc.send({ kind: 'cpu' });
-          }),
-      });
-    });
-  });
-}
 
 async function readerToken(url: string): Promise<string> {
   const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
@@ -142,16 +104,7 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`${s.path}: ${res.status}`);
       const bytes = Buffer.from(await res.arrayBuffer());
       sizes.push(bytes.length);
-      await new Promise<void>((resolve) => {
-        const on = (m: { kind: string; key?: string }) => {
-          if (m.kind === 'stored' && m.key === String(i)) {
-            bare.proc.off('message', on);
-            resolve();
-          }
-        };
-        bare.proc.on('message', on);
-        bare.proc.send({ kind: 'bytes', key: String(i), body: bytes.toString('base64') });
-      });
+      await bare.store(String(i), bytes);
     }
     console.log(
       `read-path: real server (embedded store, demo slate, real bearer guard), ${ROUNDS} rounds × ${DURATION}s, ${CONNECTIONS} connections, node ${process.version}`,

@@ -1,8 +1,9 @@
-// Server side of bench/read-path.ts, in its own process so the load generator does not share its
-// event loop. ROLE=app: the real server (startServer: real store, demo slate, real bearer guard,
+// Server side of the HTTP benchmarks (bench/read-path.ts, bench/parlay.ts), in its own process so
+// the load generator does not share its event loop. ROLE=app: the real server (startServer: real store, demo slate, real bearer guard,
 // logging at LOG_LEVEL) writing its log lines to this process's stdout, which the parent points at
 // /dev/null. ROLE=bare: a bare Fastify, logger off, that serves whatever bytes the parent sends it
-// over IPC, each at /bare/<key>. Both report their port over IPC and answer 'cpu' with the process
+// over IPC, each at GET /bare/<key> (200) and POST /bare/<key> (201, after parsing the JSON body as
+// any POST route does). Both report their port over IPC and answer 'cpu' with the process
 // CPU time in µs.
 import Fastify from 'fastify';
 import { startServer } from '../../src/main.ts';
@@ -17,6 +18,11 @@ if (process.env.ROLE === 'bare') {
     const body = bodies.get((request.params as { key: string }).key);
     if (!body) return reply.code(404).send();
     reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  });
+  bare.post('/bare/:key', (request, reply) => {
+    const body = bodies.get((request.params as { key: string }).key);
+    if (!body) return reply.code(404).send();
+    reply.code(201).header('content-type', 'application/json; charset=utf-8').send(body);
   });
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const a = bare.server.address();
