@@ -5,22 +5,22 @@
 // 1. In-process: priceParlay over a real Exchange built through commands, for 3-leg same-game
 //    parlays (the bivariate-normal model) against 3-leg parlays on three games (the plain product)
 //    as the baseline, each measured `runs` times for `seconds`; the table shows medians.
-// 2. Over HTTP: the parlay route in a child process on a real port (rate limit lifted), loaded by
-//    autocannon from this process with 64 connections, against a bare Fastify route in the same
-//    kind of child returning the same response bytes. Two cores: the server gets one, autocannon
-//    the other.
+// 2. Over HTTP: the real server (startServer with every hook, shipped logging, the demo slate;
+//    rate limit lifted) in a child process on a real port, loaded by autocannon from this process
+//    with 64 connections, against a bare Fastify route in its own child returning the same
+//    response bytes, alternating run by run with per-run ratios. Two cores: the server gets one,
+//    autocannon the other.
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { cpus, loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { loadConfig } from '../src/config.ts';
-import parlayRoutes, { PARLAY_PATH } from '../src/http/routes/parlay.ts';
+import { PARLAY_PATH } from '../src/http/routes/parlay.ts';
 import { pricingParams } from '../src/pricing/league-models.ts';
 import { priceParlay } from '../src/pricing/parlay.ts';
+import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
 import { buildRealSlate, type RealGame } from '../test/pricing/real-exchange.ts';
+import { type Server, spawnServer } from './lib/app-children.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -52,84 +52,56 @@ function crossGameSets(games: RealGame[]): string[][] {
   ];
 }
 
-// ---------------------------------------------------------------- child: one server
+// ---------------------------------------------------------------- HTTP: the real app
 
-async function serve(kind: 'parlay' | 'bare'): Promise<void> {
-  const { exchange, games } = buildRealSlate(4);
-  const config = { ...loadConfig({}), parlayRateLimit: 0, logLevel: 'silent' };
-  const parlayApp = Fastify({ logger: false });
-  await parlayApp.register(parlayRoutes, { reader: () => exchange, config });
-  let app = parlayApp;
-  if (kind === 'bare') {
-    // The bytes and headers a parlay request gets, served from a constant: the floor of what any
-    // Fastify route answering this request can cost on this machine.
-    const sample = await parlayApp.inject({
-      method: 'POST',
-      url: PARLAY_PATH,
-      payload: { outcomes: sameGameSets(games[0])[0].map((id) => ({ id })) },
-    });
-    const bytes = sample.rawPayload;
-    app = Fastify({ logger: false });
-    app.post(PARLAY_PATH, async (_req, reply) =>
-      reply
-        .code(201)
-        .header('content-type', 'application/json; charset=utf-8')
-        .header('cache-control', 'max-age=5')
-        .send(bytes),
+const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+
+/**
+ * 3-leg same-game sets from the demo slate as the REST API shows it: per game, a moneyline outcome,
+ * a spread outcome and a total outcome, kept when the real route prices them (201).
+ */
+async function demoSets(url: string, admin: string): Promise<string[][]> {
+  const events = await httpCall(url, 'GET', '/nbx/v2/emm/events?type=Game&limit=100', admin);
+  const sets: string[][] = [];
+  for (const ev of events.body as { id: string }[]) {
+    if (sets.length >= 8) break;
+    const markets = await httpCall(
+      url,
+      'GET',
+      `/nbx/v2/emm/events/getMarketsByEvent/${ev.id}?currency=CASH`,
+      admin,
     );
+    if (markets.status !== 200) continue;
+    const pick = (re: RegExp, side: number) =>
+      (markets.body as { type: string; outcomeIds: string[] }[]).find((m) => re.test(m.type))?.outcomeIds[
+        side
+      ];
+    const legs = [pick(/^money/i, sets.length % 2), pick(/^spread/i, 0), pick(/^total/i, 1)];
+    if (legs.some((l) => l === undefined)) continue;
+    const q = await httpCall(url, 'POST', PARLAY_PATH, null, {
+      outcomes: legs.map((id) => ({ id })),
+      boostId: null,
+    });
+    if (q.status === 201) sets.push(legs as string[]);
   }
-  // Exit normally on SIGTERM so `node --cpu-prof` can write its profile of the server.
-  process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
-  // The server's own CPU time (user + system), so the parent can state requests per server
-  // CPU-second: a capacity figure that other load on the machine does not distort much.
-  app.get('/__cpu', async () => process.cpuUsage());
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  process.stdout.write(
-    `PORT ${port} ${JSON.stringify(sameGameSets(games[0]).concat(sameGameSets(games[1])))}\n`,
-  );
+  if (sets.length === 0) throw new Error('no priceable same-game parlay in the demo slate');
+  return sets;
 }
 
-async function startServer(
-  kind: 'parlay' | 'bare',
-): Promise<{ child: ChildProcess; port: number; sets: string[][] }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', kind],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const rl = createInterface({ input: child.stdout! });
-  const [line] = (await once(rl, 'line')) as [string];
-  const m = /^PORT (\d+) (.*)$/.exec(line);
-  if (!m) throw new Error(`unexpected server output: ${line}`);
-  return { child, port: Number(m[1]), sets: JSON.parse(m[2]) };
-}
-
-async function serverCpuSeconds(port: number): Promise<number> {
-  const r = (await (await fetch(`http://127.0.0.1:${port}/__cpu`)).json()) as {
-    user: number;
-    system: number;
-  };
-  return (r.user + r.system) / 1e6;
-}
-
-async function load(port: number, sets: string[][], seconds: number) {
-  const cpu0 = await serverCpuSeconds(port);
+async function load(server: Server, path: string, sets: string[][], seconds: number) {
+  const cpu0 = await server.cpu();
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     connections: 64,
     duration: seconds,
     requests: sets.map((ids) => ({
       method: 'POST' as const,
-      path: PARLAY_PATH,
+      path,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ outcomes: ids.map((id) => ({ id })), boostId: null }),
     })),
   });
-  const cpu = (await serverCpuSeconds(port)) - cpu0;
+  const cpu = ((await server.cpu()) - cpu0) / 1e6;
   const bad = result.non2xx + result.errors + result.timeouts;
   return {
     rps: result.requests.average,
@@ -192,25 +164,56 @@ async function main(): Promise<void> {
     );
   }
 
-  // Over HTTP: both servers up at once, loaded in alternation so that both see the same machine.
-  const servers = { parlay: await startServer('parlay'), bare: await startServer('bare') };
+  // Over HTTP: the real server (startServer, as `npm start` runs it: embedded store, static demo
+  // slate, every hook, LOG_LEVEL=info to /dev/null, the parlay rate limit lifted) and a bare Fastify
+  // answering a parlay's bytes, both up at once and loaded in alternation.
+  const dir = mkdtempSync(join(tmpdir(), 'tickbook-bench-parlay-'));
+  const app = await spawnServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'info',
+    TICKBOOK_DEMO: 'true',
+    DEMO_LIVE: 'false',
+    PARLAY_RATE_LIMIT: '0',
+    TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
+    TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
+    KEY_ENCRYPTION_SECRET: 'bench',
+  });
+  const bare = await spawnServer({ ROLE: 'bare' });
   const rows: Record<'parlay' | 'bare', Awaited<ReturnType<typeof load>>[]> = { parlay: [], bare: [] };
+  const ratios: number[] = [];
   try {
-    for (const kind of ['parlay', 'bare'] as const) await load(servers[kind].port, servers[kind].sets, 3); // warm-up
+    const sets = await demoSets(app.url, await fetchToken(app.url, ADMIN.id, ADMIN.secret));
+    const sample = await fetch(app.url + PARLAY_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcomes: sets[0]!.map((id) => ({ id })), boostId: null }),
+    });
+    await bare.store('p', Buffer.from(await sample.arrayBuffer()));
+    const targets = {
+      parlay: () => load(app, PARLAY_PATH, sets, httpSeconds),
+      bare: () => load(bare, '/bare/p', sets, httpSeconds),
+    };
+    await load(app, PARLAY_PATH, sets, 3); // warm-up
+    await load(bare, '/bare/p', sets, 3);
     for (let r = 0; r < httpRuns; r++) {
-      for (const kind of ['parlay', 'bare'] as const) {
-        rows[kind].push(await load(servers[kind].port, servers[kind].sets, httpSeconds));
-      }
+      const order = r % 2 === 0 ? (['parlay', 'bare'] as const) : (['bare', 'parlay'] as const);
+      for (const kind of order) rows[kind].push(await targets[kind]());
+      ratios.push(rows.parlay.at(-1)!.rps / rows.bare.at(-1)!.rps);
     }
   } finally {
-    servers.parlay.child.kill();
-    servers.bare.child.kill();
+    app.proc.kill();
+    bare.proc.kill();
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
   }
   console.log(
     `\nHTTP, autocannon 64 connections, ${httpRuns} runs × ${httpSeconds}s each, alternating, 3-leg same-game bodies\n`,
   );
   console.log(
-    '| server | req/s (median) | req/s per run | p50 ms | p99 ms (median) | non-2xx/errors | req per server CPU-second (median) | vs bare (req/s) |',
+    '| server | req/s (median) | req/s per run | p50 ms | p99 ms (median) | non-2xx/errors | req per server CPU-second (median) | vs bare (req/s, median of medians) |',
   );
   console.log('|---|---:|---|---:|---:|---:|---:|---:|');
   const bareRps = median(rows.bare.map((x) => x.rps));
@@ -218,9 +221,12 @@ async function main(): Promise<void> {
     const rs = rows[kind];
     const rps = median(rs.map((x) => x.rps));
     console.log(
-      `| ${kind === 'parlay' ? 'parlay route (rate limit lifted)' : 'bare Fastify route, same bytes'} | ${fmt(rps)} | ${rs.map((x) => fmt(x.rps)).join(' / ')} | ${median(rs.map((x) => x.p50))} | ${median(rs.map((x) => x.p99))} | ${rs.reduce((s, x) => s + x.bad, 0)} | ${fmt(median(rs.map((x) => x.perCpu)))} | ${(rps / bareRps).toFixed(2)}× |`,
+      `| ${kind === 'parlay' ? 'real app, parlay route (rate limit lifted, LOG_LEVEL=info)' : 'bare Fastify route, same bytes'} | ${fmt(rps)} | ${rs.map((x) => fmt(x.rps)).join(' / ')} | ${median(rs.map((x) => x.p50))} | ${median(rs.map((x) => x.p99))} | ${rs.reduce((s, x) => s + x.bad, 0)} | ${fmt(median(rs.map((x) => x.perCpu)))} | ${(rps / bareRps).toFixed(2)}× |`,
     );
   }
+  console.log(
+    `\nreal app ÷ bare, per run: ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)}; goal ≥ 0.80)`,
+  );
   console.log(
     `\nload average at the end: ${loadavg()
       .map((x) => x.toFixed(2))
@@ -228,8 +234,4 @@ async function main(): Promise<void> {
   );
 }
 
-if (process.argv.includes('--serve')) {
-  await serve(process.argv[process.argv.indexOf('--serve') + 1] as 'parlay' | 'bare');
-} else {
-  await main();
-}
+await main();

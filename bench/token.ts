@@ -44,8 +44,10 @@ async function serveTickbook(
 
   const store = await PgliteStore.open(undefined);
   await store.migrate();
+  // The shipped default logging (one access line per request, to this child's stdout, which the
+  // parent points at /dev/null): the cost of the line is Tickbook's, as in production.
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     TICKBOOK_DEMO: 'false',
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     KEY_ENCRYPTION_SECRET: 'bench-key-encryption-secret',
@@ -310,23 +312,30 @@ async function main(): Promise<void> {
     }
 
     const med = (n: string) => median(results.get(n)!);
-    const baseline = med(issuance[0].name);
-    const open = med(gets[0].name);
-    const row = (name: string, ref: number, refName: string) => {
+    // Ratios are taken per round (each scenario against the reference measured in the same round),
+    // then the median: a drift of the machine between rounds hits both sides of a ratio alike.
+    const perRound = (name: string, ref: string, of: Map<string, number[]>, invert = false) =>
+      of.get(name)!.map((x, i) => (invert ? of.get(ref)![i]! / x : x / of.get(ref)![i]!));
+    const row = (name: string, refName: string, label: string) => {
       const xs = results.get(name)!;
+      const ratios = perRound(name, refName, results);
+      const cpuRatios = perRound(name, refName, cpuPerReq, true);
       const cpu = median(cpuPerReq.get(name)!);
-      return `| ${name} | ${Math.round(med(name))} | ${xs.map(Math.round).join(' / ')} | ${(med(name) / ref).toFixed(2)}× ${refName} | ${Math.round(cpu)} |`;
+      return `| ${name} | ${Math.round(med(name))} | ${xs.map(Math.round).join(' / ')} | ${median(ratios).toFixed(2)}× ${label} (${ratios.map((r) => r.toFixed(2)).join(' ')}) | ${Math.round(cpu)} | ${median(cpuRatios).toFixed(2)}× (${cpuRatios.map((r) => r.toFixed(2)).join(' ')}) |`;
     };
     console.log(
-      `\nnode ${process.version}, ${rounds} rounds × ${duration} s, ${connections} connections (median req/s)\n`,
+      `\nnode ${process.version}, ${rounds} rounds × ${duration} s, ${connections} connections (median req/s), Tickbook at LOG_LEVEL=${process.env.BENCH_LOG_LEVEL ?? 'info'}\n`,
     );
-    console.log('| scenario | median req/s | rounds | ratio | server CPU µs/req |');
-    console.log('|---|---:|---|---:|---:|');
-    for (const s of issuance) console.log(row(s.name, baseline, 'oidc-provider'));
-    for (const s of gets) console.log(row(s.name, open, 'unauthenticated'));
-    const tokenRatio = med(issuance[1].name) / baseline;
-    const freshRatio = med(issuance[3].name) / baseline;
-    const authRatio = med(gets[1].name) / open;
+    console.log(
+      '| scenario | median req/s | rounds | req/s ratio: median of rounds (per round) | server CPU µs/req | CPU per request, reference ÷ scenario (per round) |',
+    );
+    console.log('|---|---:|---|---|---:|---|');
+    for (const s of issuance) console.log(row(s.name, issuance[0].name, 'oidc-provider'));
+    for (const s of gets) console.log(row(s.name, gets[0].name, 'unauthenticated'));
+    const tokenRatio = median(perRound(issuance[1].name, issuance[0].name, results));
+    const freshRatio = median(perRound(issuance[3].name, issuance[0].name, results));
+    const freshCpuRatio = median(perRound(issuance[3].name, issuance[0].name, cpuPerReq, true));
+    const authRatio = median(perRound(gets[1].name, gets[0].name, results));
     const cpuMed = (i: number) => median(cpuPerReq.get(issuance[i].name)!);
     console.log(
       `\nserver CPU per token, oidc-provider ÷ tickbook: default ${(cpuMed(0) / cpuMed(1)).toFixed(2)}×, every token signed (pool) ${(cpuMed(0) / cpuMed(3)).toFixed(2)}×, inline ${(cpuMed(0) / cpuMed(4)).toFixed(2)}×`,
@@ -337,7 +346,9 @@ async function main(): Promise<void> {
     console.log(
       `\ngoal token issuance ≥ 2× oidc-provider: ${tokenRatio.toFixed(2)}× ${tokenRatio >= 2 ? 'MET' : 'NOT MET'}`,
     );
-    console.log(`  (every token freshly signed: ${freshRatio.toFixed(2)}×)`);
+    console.log(
+      `goal every token freshly signed ≥ 2× per round and per CPU second: ${freshRatio.toFixed(2)}× req/s, ${freshCpuRatio.toFixed(2)}× CPU ${freshRatio >= 2 && freshCpuRatio >= 2 ? 'MET' : 'NOT MET'}`,
+    );
     console.log(
       `goal authenticated GET ≥ 90 % of unauthenticated: ${(authRatio * 100).toFixed(1)} % ${authRatio >= 0.9 ? 'MET' : 'NOT MET'}`,
     );

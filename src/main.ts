@@ -39,7 +39,13 @@ export interface StartOptions {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env);
   const logOpts = loggerOptions(config.logLevel);
-  const log = logOpts === false ? pino({ level: 'silent' }) : pino(logOpts as pino.LoggerOptions);
+  // Asynchronous stdout (sonic-boom without sync): lines written while a write is in flight are
+  // joined into the next write instead of costing a syscall each; pino flushes on exit. A kill -9
+  // can lose the last lines, never a journaled command (docs/http.md, "Access log").
+  const log =
+    logOpts === false
+      ? pino({ level: 'silent' })
+      : pino(logOpts as pino.LoggerOptions, pino.destination({ dest: 1, sync: false }));
   const metrics = new Metrics();
 
   const store = await openStore(config);

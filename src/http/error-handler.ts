@@ -95,7 +95,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request: FastifyRequest, reply) => {
     const m = mapError(err);
     if (m.status >= 500) request.log.error({ err }, 'unhandled error');
-    else request.log.info({ code: m.body.code, status: m.status }, 'request rejected');
+    // The access-log line already records the status; the code is detail (docs/http.md).
+    else request.log.debug({ code: m.body.code, status: m.status }, 'request rejected');
     if (m.headers) reply.headers(m.headers);
     return reply.code(m.status).type(JSON_TYPE).send(m.body);
   });

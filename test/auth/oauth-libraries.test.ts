@@ -181,7 +181,8 @@ describe('log redaction', () => {
     });
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(logs.lines.length > 10, 'requests were logged');
-    assert.ok(logs.text.includes('incoming request'));
+    assert.ok(logs.text.includes('request completed'));
+    assert.ok(!logs.text.includes('incoming request'), 'one access-log line per request, not two');
     for (const s of secretsSeen) assert.ok(!logs.text.includes(s), `leaked ${s.slice(0, 12)}…`);
     assert.ok(!/authorization":\s*"(Bearer|Basic) /i.test(logs.text));
     assert.ok(logs.text.includes('access_token=[redacted]'), 'query-string token masked');
