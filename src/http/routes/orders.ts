@@ -20,7 +20,13 @@ import {
 import { priceToTick } from '../../exchange/units.ts';
 import type { CommandInput } from '../exchange-port.ts';
 import { authErrors, bearer, currency, errorEnvelope, uuid } from '../schemas/common.ts';
-import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
+import {
+  itemErrorSchema,
+  MAX_TTL_MS,
+  orderSchema,
+  orderWithFillsSchema,
+  placeBodySchema,
+} from '../schemas/trading.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import {
   acceptedEvents,
@@ -64,6 +70,9 @@ function placeCommand(accountId: Id, orderId: Id, b: PlaceBody): CommandInput {
   if (!Number.isSafeInteger(b.qty) || b.qty <= 0) throw new ApiError('INVALID_QTY');
   if (b.tif === 'GTT' && b.ttl === undefined)
     throw new ApiError('VALIDATION_FAILED', 'body/ttl is required for GTT');
+  if (b.ttl !== undefined && !(Number.isSafeInteger(b.ttl) && b.ttl > 0 && b.ttl <= MAX_TTL_MS)) {
+    throw new ApiError('VALIDATION_FAILED', `body/ttl must be an integer from 1 to ${MAX_TTL_MS} ms`);
+  }
   if (b.tif !== 'GTT' && b.ttl !== undefined) {
     throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
   }
@@ -119,6 +128,20 @@ function sameRequest(o: OrderRecord, cmd: CommandInput & { type: 'PlaceOrder' })
     o.originalQty === cmd.qty &&
     o.currency === cmd.currency &&
     o.tif === cmd.tif
+  );
+}
+
+/** Two placements under one key inside a batch: the terms sameRequest compares. */
+function sameTerms(
+  a: CommandInput & { type: 'PlaceOrder' },
+  b: CommandInput & { type: 'PlaceOrder' },
+): boolean {
+  return (
+    a.outcomeId === b.outcomeId &&
+    a.price === b.price &&
+    a.qty === b.qty &&
+    a.currency === b.currency &&
+    a.tif === b.tif
   );
 }
 
@@ -223,8 +246,11 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       const validate = request.compileValidationSchema(placeBodySchema);
       const results: (Placed | ReturnType<typeof itemError> | undefined)[] = new Array(request.body.length);
       const toSubmit: { index: number; cmd: CommandInput & { type: 'PlaceOrder' } }[] = [];
-      const firstByKey = new Map<string, number>();
+      // The first item carrying a key that passes the edge owns it for the batch: an identical
+      // repeat gets its answer, a repeat with other terms DUPLICATE_CLIENT_ORDER_ID (as place does).
+      const firstByKey = new Map<string, { index: number; cmd: CommandInput & { type: 'PlaceOrder' } }>();
       const dupOf = new Map<number, number>();
+      const conflictOf = new Map<number, number>();
       for (let i = 0; i < request.body.length; i++) {
         const item = request.body[i];
         if (!validate(item)) {
@@ -238,11 +264,11 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
           if (cmd.clientOrderId) {
             const first = firstByKey.get(cmd.clientOrderId);
             if (first !== undefined) {
-              dupOf.set(i, first);
+              (sameTerms(first.cmd, cmd) ? dupOf : conflictOf).set(i, first.index);
               continue;
             }
-            firstByKey.set(cmd.clientOrderId, i);
             const again = await replay(accountId, cmd);
+            firstByKey.set(cmd.clientOrderId, { index: i, cmd });
             if (again) {
               results[i] = again;
               continue;
@@ -266,6 +292,16 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       });
       // A clientOrderId repeated inside one batch gets the first item's answer (same key, same result).
       for (const [i, first] of dupOf) results[i] = results[first];
+      for (const [i, first] of conflictOf) {
+        const owner = results[first];
+        const orderId = owner !== undefined && 'id' in owner ? owner.id : undefined;
+        results[i] = itemError(
+          new ApiError('DUPLICATE_CLIENT_ORDER_ID', undefined, {
+            clientOrderId: (request.body[i] as PlaceBody).clientOrderId,
+            ...(orderId !== undefined ? { orderId } : {}),
+          }),
+        );
+      }
       return reply.code(201).send(results);
     },
   );

@@ -108,6 +108,12 @@ export const itemErrorSchema = {
   additionalProperties: false,
 } as const;
 
+/**
+ * The longest GTT time to live: 30 days (docs/http.md "Trading semantics"). An unbounded ttl
+ * let an expiry past the Date range into the journal; a month covers any real event horizon.
+ */
+export const MAX_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 export const placeBodySchema = {
   type: 'object',
   properties: {
@@ -116,7 +122,12 @@ export const placeBodySchema = {
     qty: { type: 'integer', minimum: 1, description: 'Payout in MCU, a positive integer' },
     currency,
     tif: { type: 'string', enum: [...TIFS], description: 'Time in force' },
-    ttl: { type: 'integer', minimum: 1, description: 'GTT only: milliseconds to live' },
+    ttl: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_TTL_MS,
+      description: 'GTT only: milliseconds to live, at most 30 days (2592000000)',
+    },
     flags: { type: 'string', maxLength: 8 },
     clientOrderId: {
       type: 'string',
