@@ -213,11 +213,12 @@ export class AuthService {
   // --- client authentication and issuance (RFC 6749 §2.3.1, §4.4) --------------------------------
 
   /**
-   * Authenticates a client by id and secret. Failures are counted per client_id and per address;
-   * past AUTH_FAILURE_LIMIT a minute the answer is 429 before the secret is even looked at.
+   * Authenticates a client by id and secret. Failures are counted per (client_id, address) and per
+   * address (throttle.ts: never per client alone, which would be a lockout anyone can trigger);
+   * past their limits a minute the answer is 429 before the secret is even looked at.
    */
   authenticateClient(clientId: string, secret: string, address: string): ClientRecord {
-    const keys = [`c:${clientId}`, `a:${address}`];
+    const keys = this.throttle.keysFor(clientId, address);
     const wait = this.throttle.retryAfter(keys);
     if (wait > 0) {
       this.deps.metrics.authFailures.inc({ reason: 'throttled' });
