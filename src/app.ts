@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import type { Config } from './config.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger.ts';
 import { Metrics } from './http/metrics.ts';
@@ -45,6 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Parser errors (431, malformed request lines) leave with the envelope too (client-errors.ts).
+    clientErrorHandler,
   });
 
   registerErrorHandling(app);
