@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import { AccessLog } from './http/access-log.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger.ts';
 import opsRoutes from './http/routes/ops.ts';
@@ -60,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new AccessLog(),
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Parser errors (431, malformed request lines) leave with the envelope too (client-errors.ts).
+    clientErrorHandler,
   });
 
   registerErrorHandling(app);

@@ -9,6 +9,9 @@ export const ErrorCodes = {
   // generic HTTP
   VALIDATION_FAILED: { status: 400, message: 'Request validation failed' },
   MALFORMED_JSON: { status: 400, message: 'Body is not valid JSON' },
+  MALFORMED_REQUEST: { status: 400, message: 'Malformed HTTP request' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },
+  REQUEST_TIMEOUT: { status: 408, message: 'Request timeout' },
   BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },

@@ -21,6 +21,20 @@ export interface ClientRecord {
   status: ClientStatus;
   createdAt: number;
   updatedAt: number;
+  /**
+   * Epoch ms (a whole second): tokens with an earlier `iat` no longer verify. Set when the secret
+   * is rotated or the client disabled or revoked (tokensNotBeforeAt); 0 when never.
+   */
+  tokensNotBefore: number;
+}
+
+/**
+ * The not-before to record for a credentials change at `nowMs`: the next whole second. `iat` has
+ * whole-second precision, so every token issued up to `nowMs` has an iat below it; tokens minted
+ * afterwards take it as their iat at the least (AuthService.mint), at most 1 s ahead.
+ */
+export function tokensNotBeforeAt(nowMs: number): number {
+  return (Math.floor(nowMs / 1000) + 1) * 1000;
 }
 
 /** What the admin API shows of a client: never a secret or a hash. */
@@ -46,6 +60,7 @@ interface ClientRow {
   status: ClientStatus;
   created_at: number | string;
   updated_at: number | string;
+  tokens_not_before: number | string | null;
 }
 
 export function toView(c: ClientRecord, now: number): ClientView {
@@ -76,6 +91,7 @@ function fromRow(r: ClientRow): ClientRecord {
     status: r.status,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    tokensNotBefore: Number(r.tokens_not_before ?? 0),
   };
 }
 
@@ -113,8 +129,8 @@ export class ClientRegistry {
 
   async insert(c: ClientRecord): Promise<void> {
     await this.db.query(
-      `INSERT INTO auth_clients (client_id, name, secret_hash, old_secret_hash, old_secret_expires_at, scopes, account_id, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO auth_clients (client_id, name, secret_hash, old_secret_hash, old_secret_expires_at, scopes, account_id, status, tokens_not_before, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [...clientColumns(c), c.createdAt, c.updatedAt],
     );
     this.byId.set(c.clientId, c);
@@ -123,14 +139,14 @@ export class ClientRegistry {
   async update(c: ClientRecord): Promise<void> {
     await this.db.query(
       `UPDATE auth_clients SET name = $2, secret_hash = $3, old_secret_hash = $4, old_secret_expires_at = $5,
-         scopes = $6, account_id = $7, status = $8, updated_at = $9 WHERE client_id = $1`,
+         scopes = $6, account_id = $7, status = $8, tokens_not_before = $9, updated_at = $10 WHERE client_id = $1`,
       [...clientColumns(c), c.updatedAt],
     );
     this.byId.set(c.clientId, c);
   }
 }
 
-/** $1..$8 of both the INSERT and the UPDATE of a client row. */
+/** $1..$9 of both the INSERT and the UPDATE of a client row. */
 function clientColumns(c: ClientRecord): unknown[] {
   return [
     c.clientId,
@@ -141,5 +157,6 @@ function clientColumns(c: ClientRecord): unknown[] {
     c.scopes.join(' '),
     c.accountId,
     c.status,
+    c.tokensNotBefore,
   ];
 }

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
-import { type ClientRecord, ClientRegistry, type ClientView, toView } from './clients.ts';
+import { type ClientRecord, ClientRegistry, type ClientView, tokensNotBeforeAt, toView } from './clients.ts';
 
 export type { ClientView } from './clients.ts';
 
@@ -213,11 +213,12 @@ export class AuthService {
   // --- client authentication and issuance (RFC 6749 §2.3.1, §4.4) --------------------------------
 
   /**
-   * Authenticates a client by id and secret. Failures are counted per client_id and per address;
-   * past AUTH_FAILURE_LIMIT a minute the answer is 429 before the secret is even looked at.
+   * Authenticates a client by id and secret. Failures are counted per (client_id, address) and per
+   * address (throttle.ts: never per client alone, which would be a lockout anyone can trigger);
+   * past their limits a minute the answer is 429 before the secret is even looked at.
    */
   authenticateClient(clientId: string, secret: string, address: string): ClientRecord {
-    const keys = [`c:${clientId}`, `a:${address}`];
+    const keys = this.throttle.keysFor(clientId, address);
     const wait = this.throttle.retryAfter(keys);
     if (wait > 0) {
       this.deps.metrics.authFailures.inc({ reason: 'throttled' });
@@ -276,7 +277,7 @@ export class AuthService {
       }
     }
     if (minted === undefined) {
-      minted = this.mint(client.clientId, scope, key, now);
+      minted = this.mint(client.clientId, scope, key, now, client.tokensNotBefore);
       if (this.reuseMs > 0) {
         const entry: RecentToken = {
           minted,
@@ -303,9 +304,17 @@ export class AuthService {
     return { access_token: m.token, scope, expires_in: expiresIn, token_type: 'Bearer' };
   }
 
-  private async mint(clientId: string, scope: string, key: SigningKey, nowMs: number): Promise<MintedToken> {
-    const iat = Math.floor(nowMs / 1000);
-    const exp = iat + this.config.tokenTtlSeconds;
+  private async mint(
+    clientId: string,
+    scope: string,
+    key: SigningKey,
+    nowMs: number,
+    notBeforeMs: number,
+  ): Promise<MintedToken> {
+    // Never an iat below the client's not-before, which a credentials change sets to the next
+    // whole second (clients.ts tokensNotBeforeAt): so up to 1 s ahead, within the verifier's skew.
+    const iat = Math.max(Math.floor(nowMs / 1000), Math.ceil(notBeforeMs / 1000));
+    const exp = Math.floor(nowMs / 1000) + this.config.tokenTtlSeconds;
     const claims: AccessTokenClaims = {
       iss: this.config.publicBaseUrl,
       sub: clientId,
@@ -508,12 +517,16 @@ export class AuthService {
       status: 'active',
       createdAt: now,
       updatedAt: now,
+      tokensNotBefore: 0,
     });
     this.deps.log.info({ clientId, scopes, accountId }, 'client created');
     return { clientId, clientSecret, scopes: scopes as Scope[], accountId };
   }
 
-  /** New secret, shown once; the old one keeps working for `graceSeconds` (0: stops at once). */
+  /**
+   * New secret, shown once; the old one keeps working for `graceSeconds` (0: stops at once). Tokens
+   * issued before stop verifying at once either way (the client's not-before; docs/auth.md).
+   */
   async rotateSecret(clientId: string, graceSeconds = 0): Promise<RotatedSecret> {
     const c = this.mustGet(clientId);
     if (c.status === 'revoked')
@@ -527,7 +540,9 @@ export class AuthService {
       oldSecretHash: graceUntil === null ? null : c.secretHash,
       oldSecretExpiresAt: graceUntil,
       updatedAt: now,
+      tokensNotBefore: tokensNotBeforeAt(now),
     });
+    this.forgetTokensOf(clientId);
     this.deps.log.info({ clientId, graceSeconds }, 'client secret rotated');
     return {
       clientId,
@@ -546,10 +561,10 @@ export class AuthService {
       oldSecretHash: null,
       oldSecretExpiresAt: null,
       updatedAt: now,
+      tokensNotBefore: tokensNotBeforeAt(now),
     };
     await this.clients.update(next);
-    this.verifier.evict((p) => p.clientId === clientId);
-    this.forgetRecent((r) => r.clientId === clientId);
+    this.forgetTokensOf(clientId);
     this.deps.log.info({ clientId }, 'client revoked');
     return toView(next, now);
   }
@@ -560,14 +575,23 @@ export class AuthService {
     if (c.status === 'revoked')
       throw new ApiError('INVALID_TRANSITION', 'A revoked client cannot change status');
     const now = this.now();
-    const next: ClientRecord = { ...c, status, updatedAt: now };
+    // Disabling sets the not-before, so re-enabling does not revive the tokens held before.
+    const next: ClientRecord = {
+      ...c,
+      status,
+      updatedAt: now,
+      ...(status === 'disabled' ? { tokensNotBefore: tokensNotBeforeAt(now) } : {}),
+    };
     await this.clients.update(next);
-    if (status === 'disabled') {
-      this.verifier.evict((p) => p.clientId === clientId);
-      this.forgetRecent((r) => r.clientId === clientId);
-    }
+    if (status === 'disabled') this.forgetTokensOf(clientId);
     this.deps.log.info({ clientId, status }, 'client status changed');
     return toView(next, now);
+  }
+
+  /** Drops a client's verified and reusable tokens (after its not-before or status changed). */
+  private forgetTokensOf(clientId: string): void {
+    this.verifier.evict((p) => p.clientId === clientId);
+    this.forgetRecent((r) => r.clientId === clientId);
   }
 
   private mustGet(clientId: string): ClientRecord {
@@ -605,6 +629,8 @@ export class AuthService {
       }
       const scopes = [...new Set([...existing.scopes, ...ADMIN_SCOPES])];
       const accountId = existing.accountId ?? (await this.deps.accounts.create());
+      // A changed secret in the environment is a rotation: the tokens issued before end.
+      const changed = !verifySecret(adminClientSecret, existing.secretHash);
       await this.clients.update({
         ...existing,
         scopes,
@@ -612,7 +638,9 @@ export class AuthService {
         status: 'active',
         secretHash: hashSecret(adminClientSecret),
         updatedAt: this.now(),
+        ...(changed ? { tokensNotBefore: tokensNotBeforeAt(this.now()) } : {}),
       });
+      if (changed) this.forgetTokensOf(adminClientId);
       return { clientId: adminClientId, created: false };
     }
     const admin = this.clients.all().find((c) => c.status === 'active' && c.scopes.includes('admin'));

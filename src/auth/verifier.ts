@@ -2,8 +2,9 @@
 // check through jose: signature against the local key ring (no network), header alg equal to the
 // key's alg (so `none`, and HS256 keyed with the public key, never pass), typ at+jwt, iss, both
 // audiences, exp/nbf, the required claims. A verified token is then cached by its string until it
-// expires, so a repeat costs a Map lookup plus two O(1) checks that make revocation immediate: the
-// jti against the revocation set and the client's current status (DESIGN.md §7 last bullet).
+// expires, so a repeat costs a Map lookup plus O(1) checks that make revocation immediate: the jti
+// against the revocation set, the client's current status and its not-before (a token issued before
+// the client's secret was rotated or the client disabled no longer verifies; docs/auth.md).
 
 import { type JWTPayload, errors as joseErrors, jwtVerify, type ProtectedHeaderParameters } from 'jose';
 import type { TickbookEnv } from '../config.ts';
@@ -21,7 +22,8 @@ export type InvalidReason =
   | 'not_yet_valid'
   | 'claims'
   | 'revoked'
-  | 'client_inactive';
+  | 'client_inactive'
+  | 'superseded';
 
 export class InvalidTokenError extends Error {
   constructor(
@@ -36,6 +38,8 @@ export class InvalidTokenError extends Error {
 interface Cached {
   principal: Principal;
   expMs: number;
+  /** `iat` in ms, checked against the client's tokensNotBefore on every hit. */
+  iatMs: number;
   claims: JWTPayload;
 }
 
@@ -79,17 +83,27 @@ export class TokenVerifier {
       this.cache.delete(token);
       return undefined;
     }
-    this.checkLive(c.principal);
+    this.checkLive(c);
     return c;
   }
 
-  /** Throws InvalidTokenError when revoked or when the client is no longer active. */
-  private checkLive(p: Principal): void {
+  /**
+   * Throws InvalidTokenError when revoked, when the client is no longer active, or when the token
+   * was issued before the client's not-before (secret rotated, client disabled).
+   */
+  private checkLive(c: Cached): void {
+    const p = c.principal;
     if (this.revoked.has(p.tokenId))
       throw new InvalidTokenError('revoked', 'The access token has been revoked');
     const client = this.clients.get(p.clientId);
     if (client === undefined || client.status !== 'active') {
       throw new InvalidTokenError('client_inactive', 'The client of this access token is not active');
+    }
+    if (c.iatMs < client.tokensNotBefore) {
+      throw new InvalidTokenError(
+        'superseded',
+        "The access token was issued before the client's credentials changed",
+      );
     }
   }
 
@@ -107,8 +121,13 @@ export class TokenVerifier {
       scopes,
       tokenId: String(payload.jti),
     };
-    this.checkLive(principal);
-    const entry: Cached = { principal, expMs: (payload.exp as number) * 1000, claims: payload };
+    const entry: Cached = {
+      principal,
+      expMs: (payload.exp as number) * 1000,
+      iatMs: (payload.iat as number) * 1000,
+      claims: payload,
+    };
+    this.checkLive(entry);
     if (this.cache.size >= this.maxCached) this.evictSome();
     this.cache.set(token, entry);
     return entry;
@@ -142,6 +161,12 @@ export class TokenVerifier {
           currentDate: new Date(this.now()),
         },
       );
+      // jose accepts any numeric iat; one from the future (beyond the same clock skew as exp/nbf)
+      // was not issued by a server with a sane clock.
+      const skew = this.opts.clockToleranceSeconds ?? 5;
+      if (typeof payload.iat !== 'number' || payload.iat > this.now() / 1000 + skew) {
+        throw new InvalidTokenError('not_yet_valid', 'The access token was issued in the future');
+      }
       // The environment audience (see tokens.ts): both audiences must be present.
       const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (!aud.includes(envAudience(this.opts.env))) {

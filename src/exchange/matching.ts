@@ -59,6 +59,9 @@ const TAKER_SUFFIX = Array.from({ length: FILL_SUFFIXES }, (_, i) => `:${i + 1}:
 /** Reserves OrderPlaced's slot at the head of a PlaceOrder's events; always overwritten. */
 const PLACEHOLDER: DomainEvent = { kind: 'LocksChanged' };
 
+/** The largest time value ECMAScript's Date represents (ECMA-262 §21.4.1.1). */
+const MAX_TIME_MS = 8.64e15;
+
 export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
   const ai = s.accountIdx.get(c.accountId);
@@ -77,7 +80,9 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[ci])) return reject('INVALID_QTY');
   let expiresAt = -1;
   if (c.tif === 'GTT') {
-    if (!isSafePos(c.ttl) || !Number.isSafeInteger(c.ts + c.ttl)) {
+    // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the
+    // order fails; the edge bounds ttl far tighter (30 days, docs/exchange.md "Time in force").
+    if (!isSafePos(c.ttl) || !Number.isSafeInteger(c.ts + c.ttl) || c.ts + c.ttl > MAX_TIME_MS) {
       return reject('VALIDATION_FAILED', 'GTT needs a positive integer ttl (ms)');
     }
     expiresAt = c.ts + c.ttl;

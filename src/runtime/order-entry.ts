@@ -36,6 +36,13 @@ type PlaceCommand = CommandInput & { type: 'PlaceOrder' };
 /** Production clients send up to 256 orders per batch. */
 export const MAX_BATCH = 256;
 
+/**
+ * The longest GTT time to live: 30 days (docs/http.md "Trading semantics"). An unbounded ttl let
+ * an expiry past the Date range into the journal; a month covers any real event horizon. The
+ * request schema states the same bound (src/http/schemas/trading.ts imports it from here).
+ */
+export const MAX_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** The PlaceOrder command for a schema-valid request, or the edge's own rejection. */
 export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): PlaceCommand {
   const tick = priceToTick(b.price);
@@ -43,6 +50,9 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
   if (!Number.isSafeInteger(b.qty) || b.qty <= 0) throw new ApiError('INVALID_QTY');
   if (b.tif === 'GTT' && b.ttl === undefined)
     throw new ApiError('VALIDATION_FAILED', 'body/ttl is required for GTT');
+  if (b.ttl !== undefined && !(Number.isSafeInteger(b.ttl) && b.ttl > 0 && b.ttl <= MAX_TTL_MS)) {
+    throw new ApiError('VALIDATION_FAILED', `body/ttl must be an integer from 1 to ${MAX_TTL_MS} ms`);
+  }
   if (b.tif !== 'GTT' && b.ttl !== undefined) {
     throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
   }
@@ -84,6 +94,17 @@ export function placementOutcome(orderId: Id, events: DomainEvent[]): { order: O
     order: { ...base, qty: remaining, status: remaining === 0 ? 'FILLED' : 'RESTING' },
     fills,
   };
+}
+
+/** Two placements under one key inside a batch: the terms sameRequest compares. */
+function sameTerms(a: PlaceCommand, b: PlaceCommand): boolean {
+  return (
+    a.outcomeId === b.outcomeId &&
+    a.price === b.price &&
+    a.qty === b.qty &&
+    a.currency === b.currency &&
+    a.tif === b.tif
+  );
 }
 
 function sameRequest(o: OrderRecord, cmd: PlaceCommand): boolean {
@@ -159,14 +180,16 @@ export class OrderEntry {
 
   /**
    * Places a batch in order, in one commit: one result per item, the placement or the item's error.
-   * Items the route found invalid arrive as their ApiError and stay so. A clientOrderId repeated
-   * inside one batch gets the first item's answer (same key, same result).
+   * Items the route found invalid arrive as their ApiError and stay so. The first item carrying a
+   * clientOrderId owns the key for the batch: an identical repeat gets its answer (same key, same
+   * result), a repeat with other terms DUPLICATE_CLIENT_ORDER_ID, as a single placement does.
    */
   async placeBatch(accountId: Id, items: (PlaceRequest | ApiError)[]): Promise<(Placement | ApiError)[]> {
     const results: (Placement | ApiError | undefined)[] = new Array(items.length);
     const toSubmit: { index: number; cmd: PlaceCommand }[] = [];
-    const firstByKey = new Map<string, number>();
+    const firstByKey = new Map<string, { index: number; cmd: PlaceCommand }>();
     const dupOf = new Map<number, number>();
+    const conflictOf = new Map<number, number>();
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as PlaceRequest | ApiError;
       if (item instanceof ApiError) {
@@ -178,11 +201,11 @@ export class OrderEntry {
         if (cmd.clientOrderId) {
           const first = firstByKey.get(cmd.clientOrderId);
           if (first !== undefined) {
-            dupOf.set(i, first);
+            (sameTerms(first.cmd, cmd) ? dupOf : conflictOf).set(i, first.index);
             continue;
           }
-          firstByKey.set(cmd.clientOrderId, i);
           const again = await this.replay(accountId, cmd);
+          firstByKey.set(cmd.clientOrderId, { index: i, cmd });
           if (again) {
             results[i] = again;
             continue;
@@ -202,6 +225,14 @@ export class OrderEntry {
         : this.rejectionError(res);
     });
     for (const [i, first] of dupOf) results[i] = results[first];
+    for (const [i, first] of conflictOf) {
+      const owner = results[first];
+      const orderId = owner !== undefined && !(owner instanceof ApiError) ? owner.order.id : undefined;
+      results[i] = new ApiError('DUPLICATE_CLIENT_ORDER_ID', undefined, {
+        clientOrderId: (items[i] as PlaceRequest).clientOrderId,
+        ...(orderId !== undefined ? { orderId } : {}),
+      });
+    }
     return results as (Placement | ApiError)[];
   }
 }

@@ -204,13 +204,14 @@ describe('JWT attack table: each is 401 invalid_token', () => {
     await expectInvalid(t, 'revoked client');
   });
 
-  test('token of a disabled client, valid again once re-enabled', async () => {
+  test('token of a disabled client, still invalid once re-enabled (its not-before)', async () => {
     const c = await srv.auth.createClient({ name: 'paused' });
     const t = await issue(c);
     await srv.auth.setClientStatus(c.clientId, 'disabled');
     await expectInvalid(t, 'disabled client');
     await srv.auth.setClientStatus(c.clientId, 'active');
-    assert.equal((await call(t)).statusCode, 200);
+    await expectInvalid(t, 're-enabled client, token issued before');
+    assert.equal((await call(await issue(c))).statusCode, 200);
   });
 
   test('token from a qa server sharing the store and keys is rejected by production', async () => {

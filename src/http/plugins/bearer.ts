@@ -25,8 +25,12 @@ const REALM = 'tickbook';
 // RFC 6750 §2.1 b64token.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
-/** A quoted-string for a challenge parameter (RFC 9110 §5.6.4): no quotes or backslashes inside. */
-const q = (s: string) => `"${s.replace(/["\\]/g, '')}"`;
+/**
+ * A quoted-string for a challenge parameter (RFC 9110 §5.6.4) holding only what RFC 6750 §3
+ * allows in error_description (%x20-21 / %x23-5B / %x5D-7E): no quotes, backslashes or non-ASCII,
+ * which a header cannot carry either.
+ */
+const q = (s: string) => `"${s.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '')}"`;
 
 function challenge(extra?: Record<string, string>): Record<string, string> {
   const params = [`realm=${q(REALM)}`, ...Object.entries(extra ?? {}).map(([k, v]) => `${k}=${q(v)}`)];

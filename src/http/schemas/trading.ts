@@ -2,6 +2,7 @@
 // account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
 
 import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';
+import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
 import { currency, isoTime, nullableIsoTime, price, qtyMcu, units, uuid } from './common.ts';
 
 export const orderSchema = {
@@ -116,7 +117,12 @@ export const placeBodySchema = {
     qty: { type: 'integer', minimum: 1, description: 'Payout in MCU, a positive integer' },
     currency,
     tif: { type: 'string', enum: [...TIFS], description: 'Time in force' },
-    ttl: { type: 'integer', minimum: 1, description: 'GTT only: milliseconds to live' },
+    ttl: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_TTL_MS,
+      description: 'GTT only: milliseconds to live, at most 30 days (2592000000)',
+    },
     flags: { type: 'string', maxLength: 8 },
     clientOrderId: {
       type: 'string',

@@ -55,12 +55,22 @@ export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
   }
 }
 
-/** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"). */
+/**
+ * The wire's time range: RFC 3339 §5.6 years 0000–9999. `Date#toISOString` throws a RangeError
+ * past ±8.64e15 ms and writes six-digit signed years past 9999, neither of which a client parses,
+ * so times are clamped into this range first and the conversion is total (docs/http.md).
+ */
+export const WIRE_MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
+export const WIRE_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"); never throws. */
 export function isoMillis(ms: Millis): string {
-  return new Date(ms).toISOString();
+  // NaN (never produced by the engine) leaves as the Unix epoch rather than failing the response.
+  if (Number.isNaN(ms)) return new Date(0).toISOString();
+  return new Date(Math.min(WIRE_MAX_MS, Math.max(WIRE_MIN_MS, ms))).toISOString();
 }
 
-/** Same, for nullable time stamps. */
+/** Same, for nullable time stamps; NaN leaves as null. */
 export function isoOrNull(ms: Millis | null | undefined): string | null {
-  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+  return ms === null || ms === undefined || Number.isNaN(ms) ? null : isoMillis(ms);
 }
