@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { Metrics } from './http/metrics.ts';
 import opsRoutes from './http/routes/ops.ts';
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
 
   // Callback-style hooks: an async hook costs a promise per request, which shows on the small
   // cached GETs (bench/read-path.ts).
