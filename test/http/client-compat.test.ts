@@ -8,11 +8,13 @@ import {
   ACCOUNT_MM,
   addOpenGame,
   eventId,
+  futureId,
   marketId,
   outcomeId,
   seedAccounts,
   seedCatalog,
   seedLiquidity,
+  teamId,
 } from './fixture.ts';
 import { ADMIN, assertError, type Harness, json, makeHarness, TAPE, trader } from './harness.ts';
 
@@ -156,5 +158,177 @@ describe('DELETE /nbx/v2/emm/orders/all', () => {
       403,
       'INSUFFICIENT_SCOPE',
     );
+  });
+});
+
+interface WireMarket {
+  id: string;
+  type: string;
+  status: string;
+  eventId: string;
+  league: string;
+  isConsensus: boolean;
+  event: {
+    id: string;
+    type: string;
+    status: string;
+    description: string;
+    game?: { id: string; homeTeam: { symbol: string } | null; awayTeam: { symbol: string } | null };
+  };
+}
+
+describe('markets carry their event', () => {
+  const outcomes = (a: string, b: string) => [{ description: a }, { description: b }];
+  let created: { event: { id: string }; markets: WireMarket[] };
+  before(async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/admin/v1/events',
+      headers: ADMIN,
+      payload: {
+        type: 'Game',
+        description: 'Away @ Home',
+        league: 'NFL',
+        scheduledStart: '2026-12-01T18:00:00.000Z',
+        game: { homeTeamId: teamId('NFL', 0), awayTeamId: teamId('NFL', 1) },
+        // Any spelling in any case: codes and wire names.
+        markets: [
+          { type: 'moneyline', description: 'ML', outcomes: outcomes('H', 'A') },
+          {
+            type: 'spread',
+            strike: -3.5,
+            description: 'Spread -3.5',
+            outcomes: outcomes('H -3.5', 'A +3.5'),
+          },
+          {
+            type: 'SPREAD',
+            strike: -7.5,
+            description: 'Spread -7.5',
+            outcomes: outcomes('H -7.5', 'A +7.5'),
+          },
+          { type: 'total', strike: 44.5, description: 'Total 44.5', outcomes: outcomes('O', 'U') },
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    created = json(res);
+  });
+
+  test('the admin answer, markets/{id}, getMarketsByEvent and markets/open embed the same event', async () => {
+    const [ml, s1, s2, tot] = created.markets;
+    assert.deepEqual(
+      created.markets.map((m) => [m.type, m.isConsensus]),
+      [
+        ['Moneyline', true],
+        ['Spread', true],
+        ['Spread', false],
+        ['Total', true],
+      ],
+    );
+    const one = await h.app.inject({ url: `/nbx/v2/emm/markets/${s2!.id}`, headers: TAPE });
+    const m = json<WireMarket>(one);
+    h.checkShape('GET', '/nbx/v2/emm/markets/:marketId', 200, m);
+    assert.equal(m.isConsensus, false);
+    assert.equal(m.event.id, created.event.id);
+    assert.equal(m.event.status, 'OPEN_PREGAME');
+    assert.equal(m.event.type, 'Game');
+    assert.equal(m.event.description, 'Away @ Home');
+    assert.ok(m.event.game);
+    assert.equal(typeof m.event.game.homeTeam?.symbol, 'string');
+    const ev = json<{ game: unknown }>(
+      await h.app.inject({ url: `/nbx/v2/emm/events/${created.event.id}`, headers: TAPE }),
+    );
+    assert.deepEqual(m.event.game, ev.game);
+
+    const byEvent = json<WireMarket[]>(
+      await h.app.inject({
+        url: `/nbx/v2/emm/events/getMarketsByEvent/${created.event.id}?currency=CASH`,
+        headers: TAPE,
+      }),
+    );
+    h.checkShape('GET', '/nbx/v2/emm/events/getMarketsByEvent/:eventId', 200, byEvent);
+    assert.deepEqual(
+      byEvent.map((x) => x.id),
+      [ml!.id, s1!.id, s2!.id, tot!.id],
+    );
+    for (const x of byEvent) assert.deepEqual(x.event, m.event);
+    const open = json<WireMarket[]>(
+      await h.app.inject({ url: '/nbx/v2/emm/markets/open?league=NFL', headers: TAPE }),
+    );
+    h.checkShape('GET', '/nbx/v2/emm/markets/open', 200, open);
+    assert.deepEqual(open.find((x) => x.id === s1!.id)?.event, m.event);
+  });
+
+  test('a status change of the event reaches every cached market answer', async () => {
+    const url = `/nbx/v2/emm/markets/${created.markets[0]!.id}`;
+    const before = await h.app.inject({ url, headers: TAPE });
+    const byEventUrl = `/nbx/v2/emm/events/getMarketsByEvent/${created.event.id}?currency=CASH`;
+    await h.app.inject({ url: byEventUrl, headers: TAPE }); // fill the cache
+    const st = await h.app.inject({
+      method: 'POST',
+      url: `/admin/v1/events/${created.event.id}/status`,
+      headers: ADMIN,
+      payload: { status: 'CLOSED_PREGAME' },
+    });
+    assert.ok(st.statusCode === 200, st.body);
+    // The old ETag no longer matches: the bytes changed.
+    const after = await h.app.inject({
+      url,
+      headers: { ...TAPE, 'if-none-match': String(before.headers.etag) },
+    });
+    assert.equal(after.statusCode, 200);
+    assert.equal(json<WireMarket>(after).event.status, 'CLOSED_PREGAME');
+    const byEvent = json<WireMarket[]>(await h.app.inject({ url: byEventUrl, headers: TAPE }));
+    assert.ok(byEvent.every((x) => x.event.status === 'CLOSED_PREGAME'));
+  });
+
+  test('a future embeds its event without game', async () => {
+    const m = json<WireMarket>(
+      await h.app.inject({
+        url: `/nbx/v2/emm/events/getMarketsByEvent/${futureId(0)}?currency=CASH`,
+        headers: TAPE,
+      }),
+    );
+    const [fm] = m as unknown as WireMarket[];
+    assert.equal(fm!.event.type, 'Future');
+    assert.equal('game' in fm!.event, false);
+    assert.equal(fm!.type, 'Yes/No');
+    assert.equal(fm!.isConsensus, true);
+  });
+
+  test('marketType filters accept the code and the name in any case; the wire says the name', async () => {
+    const want = json<WireMarket[]>(
+      await h.app.inject({ url: '/nbx/v2/emm/markets/open?marketType=Moneyline', headers: TAPE }),
+    );
+    assert.ok(want.length > 0);
+    assert.ok(want.every((x) => x.type === 'Moneyline'));
+    for (const v of ['MONEY', 'money', 'moneyline', 'MONEYLINE', 'MoneyLine']) {
+      const got = json<WireMarket[]>(
+        await h.app.inject({ url: `/nbx/v2/emm/markets/open?marketType=${v}`, headers: TAPE }),
+      );
+      assert.deepEqual(
+        got.map((x) => x.id),
+        want.map((x) => x.id),
+        v,
+      );
+    }
+    assertError(
+      await h.app.inject({ url: '/nbx/v2/emm/markets/open?marketType=Moneylines', headers: TAPE }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const bad = await h.app.inject({
+      method: 'POST',
+      url: '/admin/v1/events',
+      headers: ADMIN,
+      payload: {
+        type: 'Future',
+        description: 'x',
+        league: 'NFL',
+        scheduledStart: '2026-12-01T18:00:00.000Z',
+        markets: [{ type: 'Parlay', description: 'x', outcomes: outcomes('Y', 'N') }],
+      },
+    });
+    assertError(bad, 400, 'VALIDATION_FAILED');
   });
 });
