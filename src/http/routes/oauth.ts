@@ -77,7 +77,9 @@ const tokenBodySchema = (legacy: boolean) => ({
     scope: { type: 'string', description: `Optional narrowing, space-separated: ${SCOPES.join(', ')}` },
     audience: {
       type: 'string',
-      description: legacy ? 'Required: the public API base URL' : 'Ignored on this endpoint',
+      description: legacy
+        ? 'Required: one of LEGACY_TOKEN_AUDIENCES (default the public API base URL)'
+        : 'Ignored on this endpoint',
     },
   },
   required: legacy ? ['grant_type', 'audience'] : ['grant_type'],
@@ -227,6 +229,7 @@ const TOKEN_HINT_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secr
 async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions): Promise<void> {
   const { auth } = opts;
   const base = auth.metadata().issuer as string;
+  const legacyAudiences = new Set(auth.legacyTokenAudiences);
   await app.register(formbody, { bodyLimit: TOKEN_BODY_LIMIT });
   // The schemas above document the endpoints; inputs are checked by hand so that each failure
   // gets its RFC 6749 error (Ajv's type coercion would turn `client_id: 123` into "123").
@@ -250,9 +253,10 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
       }
       const client = authenticate(auth, request, p);
-      // The legacy host demanded the API's base URL as audience (production-api.md); the new
-      // endpoint ignores the field.
-      if (legacy && p.audience !== base) {
+      // The legacy host demanded the API's base URL as audience (production-api.md); an operator
+      // may list the audience strings existing clients were built with (LEGACY_TOKEN_AUDIENCES,
+      // docs/auth.md). Exact string match. The new endpoint ignores the field.
+      if (legacy && (p.audience === undefined || !legacyAudiences.has(p.audience))) {
         throw new OAuthError(
           'access_denied',
           p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
