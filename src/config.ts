@@ -49,6 +49,10 @@ export interface Config {
   bodyLimit: number;
   /** `audience` values the legacy /oauth/token accepts (exact match); default [publicBaseUrl]. */
   legacyTokenAudiences: readonly string[];
+  /** /v1/graphql requests per client (or address) per minute; 0 lifts the limit. */
+  graphqlRateLimit: number;
+  /** Serve the GraphiQL page at /graphiql (off in production). */
+  graphiql: boolean;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),
+    graphqlRateLimit: int(env, 'GRAPHQL_RATE_LIMIT', 650, 0, 1_000_000),
+    graphiql: bool(env, 'GRAPHIQL', env.NODE_ENV !== 'production'),
   };
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(
