@@ -210,6 +210,26 @@ describe('production documentation queries equal the REST answers', () => {
   });
 });
 
+describe('result cache', () => {
+  test('an answer is reused only while no command was applied', async () => {
+    const q = `{ outcome(where: {id: {_eq: "${outcomeId(3001, 'TOTAL', 0)}"}}) { orders(where: {currency: {_eq: "CASH"}}) { price qty } } }`;
+    const orders = async () =>
+      (await gql<{ outcome: { orders: { price: number; qty: number }[] }[] }>(q)).data!.outcome[0]!.orders;
+    const before = await orders();
+    assert.deepEqual(await orders(), before);
+    const placed = await h.app.inject({
+      method: 'POST',
+      url: '/nbx/v2/emm/orders/place',
+      headers: trader(ACCOUNT_A),
+      payload: { outcomeId: outcomeId(3001, 'TOTAL', 0), price: 0.3, qty: 77, currency: 'CASH', tif: 'GTC' },
+    });
+    assert.equal(placed.statusCode, 201, placed.body);
+    const after = await orders();
+    assert.equal(after.length, before.length + 1);
+    assert.ok(after.some((o) => o.price === 0.3 && o.qty === 77));
+  });
+});
+
 describe('where, order_by, limit, offset, distinct_on', () => {
   const ids = async (query: string) =>
     (await gql<{ event: { id: string }[] }>(query)).data!.event.map((e) => e.id);
