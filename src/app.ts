@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { AccessLog } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import opsRoutes from './http/routes/ops.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
 
   // Callback-style hooks: an async hook costs a promise per request, which shows on the small
   // cached GETs (bench/read-path.ts).

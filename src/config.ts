@@ -47,6 +47,12 @@ export interface Config {
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
   bodyLimit: number;
+  /** `audience` values the legacy /oauth/token accepts (exact match); default [publicBaseUrl]. */
+  legacyTokenAudiences: readonly string[];
+  /** /v1/graphql requests per client (or address) per minute; 0 lifts the limit. */
+  graphqlRateLimit: number;
+  /** Serve the GraphiQL page at /graphiql (off in production). */
+  graphiql: boolean;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +131,30 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw;
 }
 
+/**
+ * A comma-separated list of audience strings (any string an old client was built with, URL or
+ * not), compared exactly; blank entries are skipped. Unset or empty: only `fallback`.
+ */
+function audienceList(env: Env, name: string, fallback: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return Object.freeze([fallback]);
+  const list = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+  if (list.length === 0) throw new ConfigError(name, 'expected a comma-separated list of audiences');
+  if (list.length > 64) throw new ConfigError(name, `at most 64 audiences, got ${list.length}`);
+  for (const a of list) {
+    if (a.length > 512)
+      throw new ConfigError(name, `an audience longer than 512 characters: ${a.slice(0, 40)}…`);
+  }
+  return Object.freeze(list);
+}
+
 /** Parses the configuration from an environment (process.env by default). Throws ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
@@ -166,6 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     parlayQuoteTtlSeconds: int(env, 'PARLAY_QUOTE_TTL_SECONDS', 5, 1, 300),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
+    legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),
+    graphqlRateLimit: int(env, 'GRAPHQL_RATE_LIMIT', 650, 0, 1_000_000),
+    graphiql: bool(env, 'GRAPHIQL', env.NODE_ENV !== 'production'),
   };
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(

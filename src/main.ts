@@ -8,8 +8,10 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { bearerClientId } from './http/graphql/identify.ts';
 import { loggerOptions } from './http/logger.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
+import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -84,6 +86,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await registerAuthHttp(a, auth);
       await a.register(exchangeApi, { port: runtime });
       await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
+      await a.register(graphqlRoutes, {
+        reader: () => runtime.reader(),
+        rateLimit: config.graphqlRateLimit,
+        graphiql: config.graphiql,
+        identify: bearerClientId(auth),
+      });
     },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -210,6 +210,11 @@ export class AuthService {
     return this.deps.config;
   }
 
+  /** Audiences the legacy /oauth/token accepts (LEGACY_TOKEN_AUDIENCES, docs/auth.md). */
+  get legacyTokenAudiences(): readonly string[] {
+    return this.deps.config.legacyTokenAudiences;
+  }
+
   // --- client authentication and issuance (RFC 6749 §2.3.1, §4.4) --------------------------------
 
   /**

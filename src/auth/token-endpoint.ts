@@ -124,10 +124,11 @@ function checkGrant(p: Params): void {
   }
 }
 
-/** Step 4: the legacy host demanded the API's base URL as audience (production-api.md); the new
- * endpoint ignores the field. */
-function checkAudience(p: Params, legacy: boolean, base: string): void {
-  if (legacy && p.audience !== base) {
+/** Step 4: the legacy host demanded the API's base URL as audience (production-api.md); an operator
+ * may list the audience strings existing clients were built with (LEGACY_TOKEN_AUDIENCES,
+ * docs/auth.md). Exact string match. The new endpoint ignores the field. */
+function checkAudience(p: Params, legacy: boolean, accepted: readonly string[]): void {
+  if (legacy && (p.audience === undefined || !accepted.includes(p.audience))) {
     throw new OAuthError(
       'access_denied',
       p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
@@ -145,6 +146,6 @@ export async function tokenRequest(
   const p = readParams(request.body, TOKEN_PARAMS);
   checkGrant(p);
   const client = authenticateClient(auth, request, p);
-  checkAudience(p, legacy, auth.metadata().issuer as string);
+  checkAudience(p, legacy, auth.legacyTokenAudiences);
   return auth.issueToken(client, p.scope, legacy ? 'legacy' : 'emm-token');
 }

@@ -209,6 +209,22 @@ describe('admin API', () => {
     for (const c of clients) assert.ok(['active', 'disabled', 'revoked'].includes(c.status));
   });
 
+  test('DELETE a client with a JSON content type and an empty body (what httpx sessions send)', async () => {
+    const c = (await call('POST', '/admin/v1/clients', { name: 'bodyless', scopes: ['read:tape'] })).json();
+    const del = await srv.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/clients/${c.clientId}`,
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        'content-type': 'application/json',
+        'content-length': '0',
+      },
+      payload: '',
+    });
+    assert.equal(del.statusCode, 200, del.body);
+    assert.equal(del.json().status, 'revoked');
+  });
+
   test('rotate-secret with grace, then DELETE revokes the client and its tokens', async () => {
     const c = (await call('POST', '/admin/v1/clients', { name: 'rotor', scopes: ['read:tape'] })).json();
     const t = await tokenFor(c.clientId, c.clientSecret);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CreatedClient } from '../../src/auth/service.ts';
 import type { Store } from '../../src/store/types.ts';
-import { basic, form, openStore, startServer, type TestServer } from './helpers.ts';
+import { basic, form, openStore, startServer, type TestServer, testConfig } from './helpers.ts';
 
 const TOKEN = '/nbx/v1/auth/emm-token';
 const LEGACY = '/oauth/token';
@@ -388,6 +388,39 @@ describe('bad inputs get their RFC 6749 error, never a 5xx', () => {
     const wrongType = await json(LEGACY, { ...creds(), audience: 42 });
     assert.equal(wrongType.statusCode, 400);
     assert.equal(wrongType.json().error, 'invalid_request');
+  });
+
+  test('LEGACY_TOKEN_AUDIENCES: every listed audience is accepted, nothing else; tokens keep the API audience', async () => {
+    const listed = ['https://api.prod.example.com', 'legacy-emm-api'];
+    const other = await startServer(store, { env: { LEGACY_TOKEN_AUDIENCES: ` ${listed.join(' , ')} ,` } });
+    try {
+      assert.deepEqual(other.config.legacyTokenAudiences, listed);
+      const c = await other.auth.createClient({ name: 'legacy-aud', scopes: ['read:tape'] });
+      const body = { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret };
+      for (const audience of listed) {
+        const r = await other.app.inject({ method: 'POST', url: LEGACY, payload: { ...body, audience } });
+        assertTokenResponse(r, 'read:tape');
+        // The token is for this API whatever the client asked: aud is the API's, not the request's.
+        const claims = JSON.parse(Buffer.from(r.json().access_token.split('.')[1], 'base64url').toString());
+        assert.ok([claims.aud].flat().includes(other.config.publicBaseUrl));
+        assert.ok(![claims.aud].flat().includes(audience));
+      }
+      // The list replaces the default: the base URL is only accepted when listed.
+      for (const audience of [other.config.publicBaseUrl, 'legacy-emm-api/', 'LEGACY-EMM-API']) {
+        const r = await other.app.inject({ method: 'POST', url: LEGACY, payload: { ...body, audience } });
+        assert.equal(r.statusCode, 403, audience);
+        assert.equal(r.json().error, 'access_denied');
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('LEGACY_TOKEN_AUDIENCES: default is the public base URL; a blank list is refused at start', () => {
+    assert.deepEqual(testConfig({ PUBLIC_BASE_URL: 'https://x.example/' }).legacyTokenAudiences, [
+      'https://x.example',
+    ]);
+    assert.throws(() => testConfig({ LEGACY_TOKEN_AUDIENCES: ' , ,' }), /LEGACY_TOKEN_AUDIENCES/);
   });
 
   test('a disabled client is 403 access_denied; re-enabled it gets tokens again', async () => {

@@ -69,7 +69,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function makeHarness(opts: { start?: number } = {}): Promise<Harness> {
+export async function makeHarness(
+  opts: {
+    start?: number;
+    /** More plugins on the same app (e.g. the GraphQL routes over the same port). */
+    extra?: (app: FastifyInstance, port: MemoryPort) => Promise<void>;
+  } = {},
+): Promise<Harness> {
   const clock = { t: opts.start ?? Date.UTC(2026, 10, 21, 12, 0, 0) };
   const port = new MemoryPort({ now: () => clock.t });
   const schemas = new Map<string, Record<string, unknown>>();
@@ -84,6 +90,7 @@ export async function makeHarness(opts: { start?: number } = {}): Promise<Harnes
         for (const m of methods) schemas.set(`${m} ${r.url}`, (r.schema ?? {}) as Record<string, unknown>);
       });
       await instance.register(exchangeApi, { port, now: () => clock.t });
+      if (opts.extra) await opts.extra(instance, port);
     },
   });
   await app.ready();

@@ -125,7 +125,7 @@ describe('pricing from a real Exchange', () => {
     assert.equal(offer.currency, 'COIN');
     assert.equal(offer.legs[0].outcome.market.event.game.id, g.gameId);
     assert.equal(offer.legs[1].outcome.market.event.game.id, g.gameId);
-    assert.equal(offer.legs[1].outcome.market.type, 'TOTAL');
+    assert.equal(offer.legs[1].outcome.market.type, 'Total');
     const tt = await app.inject({
       method: 'POST',
       url: PARLAY_PATH,

@@ -10,6 +10,7 @@ import type {
   EventRecord,
   EventStatus,
   EventType,
+  Game,
   MarketRecord,
   MarketStatus,
   MarketType,
@@ -28,6 +29,7 @@ export class FakeBooks implements PricingReader {
   readonly outcomes = new Map<string, OutcomeRecord>();
   readonly markets = new Map<string, MarketRecord>();
   readonly events = new Map<string, EventRecord>();
+  readonly games = new Map<string, Game>();
   readonly bids = new Map<string, Bid>();
   lockState: { system: TradingLock | null; events: TradingLock[] } = { system: null, events: [] };
   bestBidCalls = 0;
@@ -40,6 +42,13 @@ export class FakeBooks implements PricingReader {
   }
   event(id: string) {
     return this.events.get(id);
+  }
+  /** The route writes each leg's market with its event and game (wire/catalog.ts); no teams here. */
+  game(id: string) {
+    return this.games.get(id);
+  }
+  team(_id: string) {
+    return undefined;
   }
   bestBid(outcomeId: string, currency: Currency) {
     this.bestBidCalls++;
@@ -79,6 +88,18 @@ export class FakeBooks implements PricingReader {
       updatedAt: 0,
     };
     this.events.set(id, e);
+    if (e.gameId !== null) {
+      this.games.set(e.gameId, {
+        id: e.gameId,
+        league: e.league,
+        status: 'SCHEDULED',
+        scheduledStart: e.scheduledStart,
+        homeTeamId: randomUUID(),
+        awayTeamId: randomUUID(),
+        homeScore: null,
+        awayScore: null,
+      });
+    }
     return e;
   }
 

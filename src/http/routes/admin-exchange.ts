@@ -24,7 +24,7 @@ import { eventSchema, lockSchema, marketSchema } from '../schemas/catalog.ts';
 import { authErrors, bearer, errorEnvelope, uuid } from '../schemas/common.ts';
 import { walletSchema } from '../schemas/trading.ts';
 import { eventToWire, lockToWire, marketToWire } from '../wire/catalog.ts';
-import { parseMarketType } from '../wire/names.ts';
+import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
 import { acceptedEvents, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 interface EventBody {
@@ -175,6 +175,14 @@ export default async function adminExchangeRoutes(
         throw new ApiError('VALIDATION_FAILED', 'body/game is required for a Game');
       if (b.type !== 'Game' && b.game)
         throw new ApiError('VALIDATION_FAILED', 'body/game only for events of type Game');
+      // Market types are matched case-insensitively (docs/http.md), so the schema cannot use an enum.
+      b.markets.forEach((m, i) => {
+        if (parseMarketType(m.type) === undefined)
+          throw new ApiError(
+            'VALIDATION_FAILED',
+            `body/markets/${i}/type must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+          );
+      });
       const markets: MarketSpec[] = b.markets.map((m) => ({
         id: port.newId(),
         type: parseMarketType(m.type)!,

@@ -83,7 +83,9 @@ const tokenBodySchema = (legacy: boolean) => ({
     scope: { type: 'string', description: `Optional narrowing, space-separated: ${SCOPES.join(', ')}` },
     audience: {
       type: 'string',
-      description: legacy ? 'Required: the public API base URL' : 'Ignored on this endpoint',
+      description: legacy
+        ? 'Required: one of LEGACY_TOKEN_AUDIENCES (default the public API base URL)'
+        : 'Ignored on this endpoint',
     },
   },
   required: legacy ? ['grant_type', 'audience'] : ['grant_type'],

@@ -214,23 +214,31 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
 
   const cancelledList = { 200: { type: 'array', items: orderSchema }, ...authErrors } as const;
 
-  app.delete(
-    '/nbx/v2/emm/kill',
-    {
-      preHandler: trade,
-      schema: {
-        tags: ['orders'],
-        summary: 'Cancel every resting order of the account',
-        security: bearer,
-        response: cancelledList,
+  // `DELETE /orders/all` is the same command as `/kill` under the name some production clients
+  // call (docs/http.md "Trading semantics"); the static segment wins over `/orders/:orderId` in the
+  // router, so "all" never reaches the order-id route.
+  for (const url of ['/nbx/v2/emm/kill', '/nbx/v2/emm/orders/all']) {
+    app.delete(
+      url,
+      {
+        preHandler: trade,
+        schema: {
+          tags: ['orders'],
+          summary:
+            url === '/nbx/v2/emm/kill'
+              ? 'Cancel every resting order of the account'
+              : 'Cancel every resting order of the account (alias of DELETE /nbx/v2/emm/kill)',
+          security: bearer,
+          response: cancelledList,
+        },
       },
-    },
-    async (request) => {
-      const accountId = callerAccount(request);
-      if (port.reader().openOrders(accountId).length === 0) return [];
-      return (await cancelMany(accountId, 'all')).map((o) => orderToWire(o));
-    },
-  );
+      async (request) => {
+        const accountId = callerAccount(request);
+        if (port.reader().openOrders(accountId).length === 0) return [];
+        return (await cancelMany(accountId, 'all')).map((o) => orderToWire(o));
+      },
+    );
+  }
 
   // Cancel by event or by market: one route shape, the scope and its existence check differ.
   for (const scope of ['event', 'market'] as const) {

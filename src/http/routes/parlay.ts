@@ -27,6 +27,8 @@ import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/par
 import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { marketSchema } from '../schemas/catalog.ts';
+import { marketToWire } from '../wire/catalog.ts';
 
 export interface ParlayRouteOptions {
   /** The current exchange state (called once per request). */
@@ -83,28 +85,7 @@ const legSchema = {
       properties: {
         id: idDescription,
         description: { type: 'string' },
-        market: {
-          type: 'object',
-          properties: {
-            id: idDescription,
-            description: { type: 'string' },
-            type: { type: 'string' },
-            event: {
-              type: 'object',
-              properties: {
-                id: idDescription,
-                description: { type: 'string' },
-                game: {
-                  type: ['object', 'null'],
-                  properties: { id: idDescription },
-                  required: ['id'],
-                },
-              },
-              required: ['id', 'description', 'game'],
-            },
-          },
-          required: ['id', 'description', 'type', 'event'],
-        },
+        market: marketSchema,
       },
       required: ['id', 'description', 'market'],
     },
@@ -223,21 +204,17 @@ export function checkParlayBody(body: unknown, maxLegs: number): BodyCheck {
 
 // ---------------------------------------------------------------- wire shapes
 
-/** The nested `outcome` object of a leg, as clients read it (ids and descriptions). */
-function legOutcome(l: QuotedLeg) {
+/**
+ * The nested `outcome` object of a leg: the outcome's id and description and its whole market as
+ * every other route shows it (marketToWire: type name from the one table in wire/names.ts, the
+ * embedded event with its game), so `legs[].outcome.market.event.game.id` is where clients look for
+ * same-game legs (reference/production-api.md "Parlay price").
+ */
+function legOutcome(r: ExchangeReader, l: QuotedLeg, currency: Currency) {
   return {
     id: l.outcome.id,
     description: l.outcome.description,
-    market: {
-      id: l.market.id,
-      description: l.market.description,
-      type: l.market.type,
-      event: {
-        id: l.event.id,
-        description: l.event.description,
-        game: l.event.gameId === null ? null : { id: l.event.gameId },
-      },
-    },
+    market: marketToWire(r, l.market, currency),
   };
 }
 
@@ -250,13 +227,13 @@ function legOutcome(l: QuotedLeg) {
  * the response schema still documents that shape for OpenAPI.
  */
 class OfferWriter {
-  private cache = new Map<string, { catalogVersion: number; outcome: OutcomeRecord; json: string }>();
+  private cache = new Map<string, { version: string; outcome: OutcomeRecord; json: string }>();
 
-  write(q: ParlayQuote, id: string, expiresAt: string, catalogVersion: number | undefined): string {
+  write(q: ParlayQuote, id: string, expiresAt: string, r: ExchangeReader): string {
     let legs = '';
     for (let i = 0; i < q.legs.length; i++) {
       const l = q.legs[i];
-      legs += `${i === 0 ? '' : ','}{"outcomeId":"${l.outcomeId}","price":"${l.priceText}","vendor":"${VENDOR}","outcome":${this.outcomeJson(l, catalogVersion)}}`;
+      legs += `${i === 0 ? '' : ','}{"outcomeId":"${l.outcomeId}","price":"${l.priceText}","vendor":"${VENDOR}","outcome":${this.outcomeJson(r, l, q.currency)}}`;
     }
     return (
       `[{"id":"${id}","price":"${q.priceText}","status":"Unfilled","currency":"${q.currency}",` +
@@ -265,13 +242,19 @@ class OfferWriter {
     );
   }
 
-  private outcomeJson(l: QuotedLeg, catalogVersion: number | undefined): string {
-    if (typeof catalogVersion !== 'number') return JSON.stringify(legOutcome(l));
+  /**
+   * The leg's market shows volume and last prices, which move with the market's book: the cached
+   * JSON is keyed by catalogVersion and that book's seq (readers without a catalogVersion are
+   * serialized afresh).
+   */
+  private outcomeJson(r: ExchangeReader, l: QuotedLeg, currency: Currency): string {
+    if (typeof r.catalogVersion !== 'number') return JSON.stringify(legOutcome(r, l, currency));
+    const version = `${r.catalogVersion}:${currency}:${r.bookSeq(l.market.id, currency)}`;
     const hit = this.cache.get(l.outcomeId);
-    if (hit && hit.catalogVersion === catalogVersion && hit.outcome === l.outcome) return hit.json;
+    if (hit && hit.version === version && hit.outcome === l.outcome) return hit.json;
     if (this.cache.size >= 100_000) this.cache.clear();
-    const json = JSON.stringify(legOutcome(l));
-    this.cache.set(l.outcomeId, { catalogVersion, outcome: l.outcome, json });
+    const json = JSON.stringify(legOutcome(r, l, currency));
+    this.cache.set(l.outcomeId, { version, outcome: l.outcome, json });
     return json;
   }
 }
@@ -417,7 +400,7 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
         .code(201)
         .header('cache-control', cacheControl)
         .header('content-type', JSON_TYPE)
-        .send(writer.write(result.quote, nextOfferId(), expiresAt, reader.catalogVersion));
+        .send(writer.write(result.quote, nextOfferId(), expiresAt, reader));
     },
   );
 }

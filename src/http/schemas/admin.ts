@@ -73,8 +73,8 @@ export const marketBodySchema = {
   properties: {
     type: {
       type: 'string',
-      enum: MARKET_TYPE_FILTER_VALUES,
-      description: 'Code (SPREAD) or wire name (Spread)',
+      maxLength: 32,
+      description: `Code or wire name, any case: ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
     },
     strike: { type: ['number', 'null'] },
     description: text(200),

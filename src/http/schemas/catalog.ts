@@ -150,6 +150,24 @@ const marketProperties = {
   player: { type: 'null' },
   competitor: { type: 'null' },
   settledAt: nullableIsoTime,
+  isConsensus: {
+    type: 'boolean',
+    description:
+      'The main line of its type for the event: always true without a strike; else the first market of the type in the event’s order',
+  },
+  event: {
+    type: 'object',
+    description: 'The market’s event; `game` only for events of type Game',
+    properties: {
+      id: uuid,
+      type: { type: 'string', enum: [...EVENT_TYPES] },
+      status: { type: 'string', enum: [...EVENT_STATUSES] },
+      description: { type: 'string' },
+      game: gameSchema,
+    },
+    required: ['id', 'type', 'status', 'description'],
+    additionalProperties: false,
+  },
 } as const;
 
 const marketRequired = [
@@ -167,6 +185,8 @@ const marketRequired = [
   'player',
   'competitor',
   'settledAt',
+  'isConsensus',
+  'event',
 ] as const;
 
 /** Market without book (markets/open, markets/{id}, admin answers). */

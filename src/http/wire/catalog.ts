@@ -71,6 +71,19 @@ export interface WireMarket {
   player: null;
   competitor: null;
   settledAt: string | null;
+  /** The main line of its type for the event (see isConsensusMarket). */
+  isConsensus: boolean;
+  /** The market's event, embedded as the production MarketResponseDto carries it. */
+  event: WireMarketEvent;
+}
+
+/** The event embedded in a market: `game` only for events of type Game (omitted, not null). */
+export interface WireMarketEvent {
+  id: Id;
+  type: string;
+  status: string;
+  description: string;
+  game?: WireGame;
 }
 
 export function teamToWire(t: Team): WireTeam {
@@ -128,6 +141,38 @@ export function outcomeToWire(
   };
 }
 
+/**
+ * Whether `m` is the consensus (main) line of its type for its event (docs/production-compat.md):
+ * markets without a strike (moneylines, yes/no propositions) have no alternate lines and are always
+ * consensus; among an event's markets of one strike-bearing type (spreads, totals, team totals), the
+ * consensus line is the first in the event's catalog order, which is the order the importer and the
+ * demo slate create them in (main line first). It depends on the catalog only, so answers cached
+ * by catalogVersion stay exact.
+ */
+export function isConsensusMarket(r: ExchangeReader, m: MarketRecord, ev: EventRecord | undefined): boolean {
+  if (m.strike === null || ev === undefined) return true;
+  for (const mid of ev.marketIds) {
+    if (mid === m.id) return true;
+    const other = r.market(mid);
+    if (other !== undefined && other.type === m.type && other.strike !== null) return false;
+  }
+  return true;
+}
+
+/** The event as embedded in a market object. */
+export function marketEventToWire(r: ExchangeReader, e: EventRecord): WireMarketEvent {
+  const out: WireMarketEvent = { id: e.id, type: e.type, status: e.status, description: e.description };
+  const g = e.gameId === null ? undefined : r.game(e.gameId);
+  if (g) out.game = gameToWire(r, g);
+  return out;
+}
+
+/** The engine creates markets only inside their event (CreateEvent), so a market without one is a broken state. */
+function mustEvent(ev: EventRecord | undefined, m: MarketRecord): EventRecord {
+  if (ev === undefined) throw new Error(`market ${m.id} has no event ${m.eventId}`);
+  return ev;
+}
+
 /** Market without its book; `volume` and outcome `last` are those of `currency`. */
 export function marketToWire(r: ExchangeReader, m: MarketRecord, currency: Currency): WireMarket {
   const ev = r.event(m.eventId);
@@ -151,6 +196,8 @@ export function marketToWire(r: ExchangeReader, m: MarketRecord, currency: Curre
     player: null,
     competitor: null,
     settledAt: isoOrNull(m.settledAt),
+    isConsensus: isConsensusMarket(r, m, ev),
+    event: marketEventToWire(r, mustEvent(ev, m)),
   };
 }
 

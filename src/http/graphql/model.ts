@@ -1,0 +1,270 @@
+// The tables the GraphQL read interface exposes (docs/graphql.md), described once: columns with
+// their scalar type and how to read them from the in-memory records, and the relations between
+// tables. schema.ts derives the SDL (object types, `<table>_bool_exp`, `<table>_order_by`,
+// `<table>_select_column`) and the resolvers from this description, and filter.ts evaluates
+// `where`, `order_by` and `distinct_on` against it, so a column exists in all three or in none.
+// Everything is read from the ExchangeReader of the request: the database is never queried.
+
+import type { ExchangeReader } from '../../exchange/reader.ts';
+import {
+  CURRENCIES,
+  type Currency,
+  type EventRecord,
+  type Game,
+  type MarketRecord,
+  type OrderRecord,
+  type OutcomeRecord,
+  type Team,
+} from '../../exchange/types.ts';
+import { tickToPrice } from '../../exchange/units.ts';
+import { isConsensusMarket, teamToWire } from '../wire/catalog.ts';
+import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from '../wire/names.ts';
+
+export type ScalarType = 'String' | 'Int' | 'Float' | 'Boolean' | 'jsonb';
+
+/** Per-request context: the state every resolver reads. */
+export interface GqlContext {
+  reader: ExchangeReader;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rows of the six tables differ; each column knows its own.
+type Row = any;
+
+export interface Column {
+  type: ScalarType;
+  /** Value of the column for a row; `currency` for the columns that depend on one. */
+  get(row: Row, r: ExchangeReader, currency: Currency): unknown;
+  /** Takes a `currency` argument (volume, last, available): not usable in where/order_by. */
+  byCurrency?: boolean;
+  description?: string;
+}
+
+export interface Relation {
+  table: TableName;
+  /** Object relation: one row or null. Array relation: rows, in their natural order. */
+  kind: 'object' | 'array';
+  get(row: Row, r: ExchangeReader): Row | Row[] | undefined;
+}
+
+export interface Table {
+  description: string;
+  columns: Record<string, Column>;
+  relations: Record<string, Relation>;
+}
+
+export type TableName = 'event' | 'game' | 'team' | 'market' | 'outcome' | 'order';
+
+const str = (f: (row: Row) => unknown): Column => ({ type: 'String', get: f });
+
+function eventMarkets(e: EventRecord, r: ExchangeReader): MarketRecord[] {
+  const out: MarketRecord[] = [];
+  for (const id of e.marketIds) {
+    const m = r.market(id);
+    if (m) out.push(m);
+  }
+  return out;
+}
+
+function marketOutcomes(m: MarketRecord, r: ExchangeReader): OutcomeRecord[] {
+  const out: OutcomeRecord[] = [];
+  for (const id of m.outcomeIds) {
+    const o = r.outcome(id);
+    if (o) out.push(o);
+  }
+  return out;
+}
+
+/** Price to buy the outcome now: 1 − the best bid on the other outcome (DESIGN.md §5), or null. */
+function available(o: OutcomeRecord, r: ExchangeReader, currency: Currency): number | null {
+  const m = r.market(o.marketId);
+  if (!m) return null;
+  const best = r.bestBid(m.outcomeIds[o.index === 0 ? 1 : 0], currency);
+  return best === null ? null : tickToPrice(1000 - best.price);
+}
+
+export const TABLES: Record<TableName, Table> = {
+  event: {
+    description: 'An event (a game or a future) with its markets',
+    columns: {
+      id: str((e: EventRecord) => e.id),
+      type: str((e: EventRecord) => e.type),
+      status: str((e: EventRecord) => e.status),
+      description: str((e: EventRecord) => e.description),
+      league: str((e: EventRecord) => e.league),
+      scheduled_start: str((e: EventRecord) => isoMillis(e.scheduledStart)),
+      game_id: str((e: EventRecord) => e.gameId),
+      is_visible_pregame: { type: 'Boolean', get: (e: EventRecord) => e.pregameVisible },
+      is_visible_live: { type: 'Boolean', get: (e: EventRecord) => e.liveVisible },
+      created_at: str((e: EventRecord) => isoMillis(e.createdAt)),
+      updated_at: str((e: EventRecord) => isoMillis(e.updatedAt)),
+    },
+    relations: {
+      game: {
+        table: 'game',
+        kind: 'object',
+        get: (e: EventRecord, r) => (e.gameId === null ? undefined : r.game(e.gameId)),
+      },
+      markets: { table: 'market', kind: 'array', get: eventMarkets },
+    },
+  },
+  game: {
+    description: 'The game behind an event of type Game',
+    columns: {
+      id: str((g: Game) => g.id),
+      league: str((g: Game) => g.league),
+      status: str((g: Game) => g.status),
+      scheduled_start: str((g: Game) => isoMillis(g.scheduledStart)),
+      home_team_id: str((g: Game) => g.homeTeamId),
+      away_team_id: str((g: Game) => g.awayTeamId),
+      home_score: { type: 'Int', get: (g: Game) => g.homeScore },
+      away_score: { type: 'Int', get: (g: Game) => g.awayScore },
+    },
+    relations: {
+      homeTeam: { table: 'team', kind: 'object', get: (g: Game, r) => r.team(g.homeTeamId) },
+      awayTeam: { table: 'team', kind: 'object', get: (g: Game, r) => r.team(g.awayTeamId) },
+    },
+  },
+  team: {
+    description: 'A team',
+    columns: {
+      id: str((t: Team) => t.id),
+      league: str((t: Team) => t.league),
+      name: str((t: Team) => t.name),
+      short_name: str((t: Team) => t.shortName),
+      symbol: str((t: Team) => t.symbol),
+      mascot: str((t: Team) => t.mascot),
+    },
+    relations: {},
+  },
+  market: {
+    description: 'A binary market of an event',
+    columns: {
+      id: str((m: MarketRecord) => m.id),
+      event_id: str((m: MarketRecord) => m.eventId),
+      type: {
+        type: 'String',
+        get: (m: MarketRecord) => marketTypeName(m.type),
+        description: 'Wire name, as the REST routes ("Spread")',
+      },
+      description: str((m: MarketRecord) => m.description),
+      status: str((m: MarketRecord) => m.status),
+      strike: { type: 'Float', get: (m: MarketRecord) => m.strike },
+      is_consensus: {
+        type: 'Boolean',
+        get: (m: MarketRecord, r) => isConsensusMarket(r, m, r.event(m.eventId)),
+      },
+      settled_at: str((m: MarketRecord) => isoOrNull(m.settledAt)),
+      volume: {
+        type: 'Float',
+        byCurrency: true,
+        get: (m: MarketRecord, _r, c) => m.volume[c] ?? 0,
+        description: 'Traded payout in `currency`, MCU',
+      },
+    },
+    relations: {
+      event: { table: 'event', kind: 'object', get: (m: MarketRecord, r) => r.event(m.eventId) },
+      outcomes: { table: 'outcome', kind: 'array', get: marketOutcomes },
+    },
+  },
+  outcome: {
+    description: 'One side of a market',
+    columns: {
+      id: str((o: OutcomeRecord) => o.id),
+      market_id: str((o: OutcomeRecord) => o.marketId),
+      description: str((o: OutcomeRecord) => o.description),
+      index: { type: 'Int', get: (o: OutcomeRecord) => o.index },
+      type: {
+        type: 'String',
+        get: (o: OutcomeRecord, r) => {
+          const m = r.market(o.marketId);
+          return m ? outcomeTypeName(m.type, o.index) : null;
+        },
+      },
+      status: str((o: OutcomeRecord) => o.status),
+      last: {
+        type: 'Float',
+        byCurrency: true,
+        get: (o: OutcomeRecord, _r, c) => {
+          const t = o.last[c];
+          return t === null || t === undefined ? null : tickToPrice(t);
+        },
+        description: 'Last traded price in `currency`, or null',
+      },
+      available: {
+        type: 'Float',
+        byCurrency: true,
+        get: available,
+        description:
+          'Price to buy this outcome now in `currency`: 1 − best bid on the other outcome; null without one',
+      },
+      competitor: {
+        type: 'jsonb',
+        get: (o: OutcomeRecord, r) => {
+          if (o.competitorTeamId === null) return null;
+          const t = r.team(o.competitorTeamId);
+          return t ? teamToWire(t) : null;
+        },
+        description: 'The team this outcome backs ({id,name,shortName,symbol,mascot}) or null, as REST',
+      },
+    },
+    relations: {
+      market: { table: 'market', kind: 'object', get: (o: OutcomeRecord, r) => r.market(o.marketId) },
+      orders: {
+        table: 'order',
+        kind: 'array',
+        get: (o: OutcomeRecord, r) => {
+          const out: OrderRecord[] = [];
+          for (const c of CURRENCIES) for (const ord of r.restingOrders(o.id, c)) out.push(ord);
+          return out;
+        },
+      },
+    },
+  },
+  order: {
+    description: 'An open (resting) bid on an outcome; owners are not shown',
+    columns: {
+      id: str((o: OrderRecord) => o.id),
+      outcome_id: str((o: OrderRecord) => o.outcomeId),
+      market_id: str((o: OrderRecord) => o.marketId),
+      currency: str((o: OrderRecord) => o.currency),
+      price: { type: 'Float', get: (o: OrderRecord) => tickToPrice(o.price) },
+      qty: { type: 'Float', get: (o: OrderRecord) => o.qty, description: 'Unfilled payout, MCU' },
+      original_qty: { type: 'Float', get: (o: OrderRecord) => o.originalQty },
+      status: str((o: OrderRecord) => o.status),
+      created_at: str((o: OrderRecord) => isoMillis(o.createdAt)),
+    },
+    relations: {},
+  },
+};
+
+/** Rows of a root field, in the REST listing order. Games, markets and outcomes follow events. */
+export function rootRows(table: TableName, r: ExchangeReader): Row[] {
+  const events = r.eventsSorted();
+  switch (table) {
+    case 'event':
+      return events as EventRecord[];
+    case 'game': {
+      const out: Game[] = [];
+      for (const e of events) {
+        const g = e.gameId === null ? undefined : r.game(e.gameId);
+        if (g) out.push(g);
+      }
+      return out;
+    }
+    case 'market': {
+      const out: MarketRecord[] = [];
+      for (const e of events) for (const m of eventMarkets(e, r)) out.push(m);
+      return out;
+    }
+    case 'outcome': {
+      const out: OutcomeRecord[] = [];
+      for (const e of events)
+        for (const m of eventMarkets(e, r)) for (const o of marketOutcomes(m, r)) out.push(o);
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+export const ROOT_TABLES: readonly TableName[] = ['event', 'game', 'market', 'outcome'];
