@@ -26,8 +26,8 @@ import { type PricingParams, pricingParams } from '../../pricing/league-models.t
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
 import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
-import { errorEnvelope } from '../schemas/common.ts';
 import { marketSchema } from '../schemas/catalog.ts';
+import { errorEnvelope } from '../schemas/common.ts';
 import { marketToWire } from '../wire/catalog.ts';
 
 export interface ParlayRouteOptions {
