@@ -47,6 +47,12 @@ export interface Config {
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
   bodyLimit: number;
+  /** /tape: protocol ping interval (ms); a client that misses one is closed (docs/stream.md). */
+  streamPingMs: number;
+  /** /tape: application heartbeat interval per subscribed channel (ms). */
+  streamHeartbeatMs: number;
+  /** /tape: per-connection send-buffer bound (bytes). */
+  streamMaxBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +172,9 @@ export function loadConfig(env: Env = process.env): Config {
     parlayQuoteTtlSeconds: int(env, 'PARLAY_QUOTE_TTL_SECONDS', 5, 1, 300),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
+    streamPingMs: int(env, 'STREAM_PING_MS', 15_000, 100, 600_000),
+    streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 5_000, 50, 5_000),
+    streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 16_384, 64 * 1_048_576),
   };
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(

@@ -13,15 +13,18 @@ import { Metrics } from './http/metrics.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
+import tapeRoutes from './http/routes/tape.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
 import { type Store, WriterLockError } from './store/types.ts';
+import { createStream, type Stream } from './stream/service.ts';
 
 export interface RunningServer {
   config: Config;
   app: FastifyInstance;
   legacyApp: FastifyInstance | undefined;
   runtime: ExchangeRuntime;
+  stream: Stream;
   auth: AuthService;
   store: Store;
   url: string;
@@ -68,6 +71,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info({ commands: n }, 'demo slate ready');
   }
 
+  const stream = createStream(runtime, {
+    heartbeatMs: config.streamHeartbeatMs,
+    maxBufferBytes: config.streamMaxBufferBytes,
+  });
   const app = await buildApp({
     config,
     store,
@@ -78,6 +85,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await registerAuthHttp(a, auth);
       await a.register(exchangeApi, { port: runtime });
       await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
+      await a.register(tapeRoutes, {
+        hub: stream.hub,
+        deadman: stream.deadman,
+        auth,
+        metrics,
+        pingMs: config.streamPingMs,
+        publicBaseUrl: config.publicBaseUrl,
+      });
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -126,7 +141,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 
   if (opts.banner) printBanner(config, url, admin.credentialsFile, config.legacyAuthPort);
-  return { config, app, legacyApp, runtime, auth, store, url, close };
+  return { config, app, legacyApp, runtime, stream, auth, store, url, close };
 }
 
 function printBanner(
