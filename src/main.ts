@@ -17,6 +17,7 @@ import tapeRoutes from './http/routes/tape.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
 import { type Store, WriterLockError } from './store/types.ts';
+import { sqlDeadmanPersistence } from './stream/deadman.ts';
 import { createStream, type Stream } from './stream/service.ts';
 
 export interface RunningServer {
@@ -74,7 +75,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stream = createStream(runtime, {
     heartbeatMs: config.streamHeartbeatMs,
     maxBufferBytes: config.streamMaxBufferBytes,
+    persist: sqlDeadmanPersistence(store),
   });
+  // Dead-man countdowns armed before a restart: re-armed, or fired now if they fell due meanwhile.
+  const rearmed = await stream.deadman.restore();
+  if (rearmed > 0) log.info({ rearmed }, 'dead-man switch countdowns restored');
   const app = await buildApp({
     config,
     store,

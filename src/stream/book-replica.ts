@@ -44,6 +44,11 @@ export class BookReplica {
       );
   }
 
+  /** Parts of the current group already applied (0 between groups). */
+  get partInProgress(): number {
+    return this.part;
+  }
+
   /** True between groups: `seq` is a complete state a resume can start from. */
   get complete(): boolean {
     return this.part === 0;

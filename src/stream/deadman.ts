@@ -24,6 +24,42 @@ export interface DeadmanDeps {
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (t: unknown) => void;
   onFire?: (reason: DeadmanReport['reason'], lateMs: number) => void;
+  /** Where armed countdowns persist across restarts (the store's stream_deadman table). */
+  persist?: DeadmanPersistence;
+}
+
+export interface DeadmanPersistence {
+  save(accountId: Id, timeoutMs: number, deadline: number): Promise<void>;
+  remove(accountId: Id): Promise<void>;
+  load(): Promise<{ accountId: Id; timeoutMs: number; deadline: number }[]>;
+}
+
+/** DeadmanPersistence over the SQL store (PGlite or PostgreSQL). */
+export function sqlDeadmanPersistence(store: {
+  query<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+}): DeadmanPersistence {
+  return {
+    save: async (accountId, timeoutMs, deadline) => {
+      await store.query(
+        `INSERT INTO stream_deadman (account_id, timeout_ms, deadline_ms) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id) DO UPDATE SET timeout_ms = EXCLUDED.timeout_ms, deadline_ms = EXCLUDED.deadline_ms`,
+        [accountId, timeoutMs, deadline],
+      );
+    },
+    remove: async (accountId) => {
+      await store.query('DELETE FROM stream_deadman WHERE account_id = $1', [accountId]);
+    },
+    load: async () => {
+      const r = await store.query<{ account_id: string; timeout_ms: number; deadline_ms: string | number }>(
+        'SELECT account_id, timeout_ms, deadline_ms FROM stream_deadman',
+      );
+      return r.rows.map((x) => ({
+        accountId: x.account_id,
+        timeoutMs: Number(x.timeout_ms),
+        deadline: Number(x.deadline_ms),
+      }));
+    },
+  };
 }
 
 interface Armed {
@@ -60,18 +96,45 @@ export class DeadmanSwitch {
     this.clearTimer = deps.clearTimer ?? ((t) => clearTimeout(t as NodeJS.Timeout));
   }
 
-  /** Arms (or re-arms) the countdown; 0 disarms. Answers the state plus any unreported firing. */
-  heartbeat(accountId: Id, timeoutMs: number): HeartbeatAnswer {
+  /**
+   * Arms (or re-arms) the countdown; 0 disarms. Answers the state plus any unreported firing once
+   * the armed deadline is stored (so a restart after the answer still fires it).
+   */
+  async heartbeat(accountId: Id, timeoutMs: number): Promise<HeartbeatAnswer> {
+    const fired = this.fired.get(accountId) ?? null;
+    this.fired.delete(accountId);
+    if (timeoutMs === 0) {
+      this.disarm(accountId);
+      await this.deps.persist?.remove(accountId);
+      return { armed: false, timeoutMs: 0, deadline: null, fired };
+    }
+    const deadline = this.now() + timeoutMs;
+    this.arm(accountId, timeoutMs, deadline);
+    await this.deps.persist?.save(accountId, timeoutMs, deadline);
+    return { armed: true, timeoutMs, deadline: isoMillis(deadline), fired };
+  }
+
+  private disarm(accountId: Id): void {
     const prev = this.armed.get(accountId);
     if (prev !== undefined) this.clearTimer(prev.timer);
     this.armed.delete(accountId);
-    const fired = this.fired.get(accountId) ?? null;
-    this.fired.delete(accountId);
-    if (timeoutMs === 0) return { armed: false, timeoutMs: 0, deadline: null, fired };
-    const deadline = this.now() + timeoutMs;
-    const timer = this.setTimer(() => void this.fire(accountId, 'timeout', deadline), timeoutMs);
+  }
+
+  private arm(accountId: Id, timeoutMs: number, deadline: number): void {
+    this.disarm(accountId);
+    const wait = Math.max(0, deadline - this.now());
+    const timer = this.setTimer(() => void this.fire(accountId, 'timeout', deadline), wait);
     this.armed.set(accountId, { timeoutMs, deadline, timer });
-    return { armed: true, timeoutMs, deadline: isoMillis(deadline), fired };
+  }
+
+  /**
+   * After a restart: re-arms every stored countdown; one whose deadline passed while the server was
+   * down fires now. Call before the server accepts requests.
+   */
+  async restore(): Promise<number> {
+    const rows = (await this.deps.persist?.load()) ?? [];
+    for (const r of rows) this.arm(r.accountId, r.timeoutMs, r.deadline);
+    return rows.length;
   }
 
   isArmed(accountId: Id): boolean {
@@ -103,6 +166,10 @@ export class DeadmanSwitch {
       // The sequencer stopped: the outcome is unknown until the restart replays the journal.
       report = { reason, canceled: 0, journalSeq: null, at: isoMillis(at) };
     }
+    // The cancel is durable: forget the stored countdown. A crash between the two leaves the row,
+    // and the restart sends a second CancelOrders, which finds nothing left to cancel
+    // (docs/stream.md: one cancelling command in effect).
+    if (reason === 'timeout') await this.deps.persist?.remove(accountId).catch(() => {});
     this.fired.set(accountId, report);
     this.deps.report?.(accountId, envelope('deadman', report));
     return report;

@@ -3,7 +3,7 @@
 // (Sequencer.onCommitted), and the dead-man switch submitting through the same sequencer.
 
 import type { ExchangeRuntime } from '../runtime/exchange-runtime.ts';
-import { DeadmanSwitch } from './deadman.ts';
+import { type DeadmanPersistence, DeadmanSwitch } from './deadman.ts';
 import { commandFrames } from './frames.ts';
 import { type HubOptions, StreamHub } from './hub.ts';
 
@@ -15,7 +15,7 @@ export interface Stream {
 
 export function createStream(
   runtime: Pick<ExchangeRuntime, 'onApplied' | 'sequencer' | 'reader' | 'submit'>,
-  options: Omit<HubOptions, 'reader' | 'startSeq'> = {},
+  options: Omit<HubOptions, 'reader' | 'startSeq'> & { persist?: DeadmanPersistence } = {},
 ): Stream {
   const hub = new StreamHub({
     ...options,
@@ -31,6 +31,7 @@ export function createStream(
     appliedSeq: () => runtime.sequencer.appliedSeq,
     now: options.now,
     report: (accountId, frame) => hub.sendPrivate(accountId, frame),
+    persist: options.persist,
   });
   return {
     hub,
