@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { InvalidTokenError } from '../../auth/verifier.ts';
@@ -109,13 +109,14 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   const pingMs = opts.pingMs ?? 15_000;
   const maxRate = opts.maxMessagesPerSecond ?? 100;
   const registry = opts.metrics?.registry;
+  let seen = 0;
   const resyncs = new client.Counter({
     name: 'tickbook_stream_resync_required_total',
     help: 'Subscriptions dropped with resync_required because the send buffer was full, by channel kind',
     labelNames: ['channel'] as const,
     registers: registry ? [registry] : [],
   });
-  const conns = new client.Gauge({
+  new client.Gauge({
     name: 'tickbook_stream_connections',
     help: 'Open /tape WebSocket connections',
     registers: registry ? [registry] : [],
@@ -123,7 +124,6 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       this.set(hub.connections.size);
     },
   });
-  void conns;
   new client.Gauge({
     name: 'tickbook_stream_retained_frames',
     help: 'Frames held for resume, by log',
@@ -134,7 +134,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       for (const [k, v] of Object.entries(r)) this.set({ log: k }, v);
     },
   });
-  const delivered = new client.Counter({
+  new client.Counter({
     name: 'tickbook_stream_frames_sent_total',
     help: 'Data frames sent to /tape clients',
     registers: registry ? [registry] : [],
@@ -144,8 +144,6 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       if (d > 0) this.inc(d);
     },
   });
-  let seen = 0;
-  void delivered;
   hub.onResync = (ch) => resyncs.inc({ channel: ch });
 
   const wss = new WebSocketServer({
@@ -332,9 +330,4 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       return deadman.heartbeat(accountId, request.body.timeoutMs);
     },
   );
-}
-
-/** Sends a close to every socket (used by tests that restart). */
-export function isOpen(ws: WebSocket): boolean {
-  return ws.readyState === WebSocket.OPEN;
 }
