@@ -161,7 +161,14 @@ export class StreamHub {
   /** An accepted command's frames, built right after apply; held until committed(). */
   applied(frames: CommandFrames): void {
     this.pending.push(frames);
-    for (const g of frames.books) this.appliedBookSeq.set(g.key, g.seq);
+    for (const g of frames.books) {
+      this.appliedBookSeq.set(g.key, g.seq);
+      // The log exists from the first applied change on, so its lastSeq is always the released
+      // (durable) seq — also while that first change still waits for its commit.
+      if (!this.bookLogs.has(g.key)) {
+        this.bookLogs.set(g.key, new StreamLog(g.seq - 1, this.opts.retainFrames, this.opts.retainMs));
+      }
+    }
   }
 
   /** The journal is durable up to `lastSeq`: release, retain and send what it covers. */
@@ -212,12 +219,7 @@ export class StreamHub {
   }
 
   private releaseBook(g: BookGroup, journalSeq: number, now: number): void {
-    let log = this.bookLogs.get(g.key);
-    if (log === undefined) {
-      // The first change since start: everything before it was durable state, seq g.seq - 1.
-      log = new StreamLog(g.seq - 1, this.opts.retainFrames, this.opts.retainMs);
-      this.bookLogs.set(g.key, log);
-    }
+    const log = this.bookLogs.get(g.key)!;
     log.append({ seq: g.seq, journalSeq, ts: now, frames: g.frames }, now);
     if (this.appliedBookSeq.get(g.key) === g.seq) this.appliedBookSeq.delete(g.key);
     const subs = this.bookSubs.get(g.key);
