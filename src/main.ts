@@ -14,16 +14,20 @@ import exchangeApi from './http/routes/exchange-api.ts';
 import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
+import tapeRoutes from './http/routes/tape.ts';
 import { Metrics } from './observability/metrics.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
 import { type Store, WriterLockError } from './store/types.ts';
+import { sqlDeadmanPersistence } from './stream/deadman.ts';
+import { createStream, type Stream } from './stream/service.ts';
 
 export interface RunningServer {
   config: Config;
   app: FastifyInstance;
   legacyApp: FastifyInstance | undefined;
   runtime: ExchangeRuntime;
+  stream: Stream;
   auth: AuthService;
   store: Store;
   url: string;
@@ -76,6 +80,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info({ commands: n }, 'demo slate ready');
   }
 
+  const stream = createStream(runtime, {
+    heartbeatMs: config.streamHeartbeatMs,
+    maxBufferBytes: config.streamMaxBufferBytes,
+    persist: sqlDeadmanPersistence(store),
+  });
+  // Dead-man countdowns armed before a restart: re-armed, or fired now if they fell due meanwhile.
+  const rearmed = await stream.deadman.restore();
+  if (rearmed > 0) log.info({ rearmed }, 'dead-man switch countdowns restored');
   const app = await buildApp({
     config,
     store,
@@ -91,6 +103,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         rateLimit: config.graphqlRateLimit,
         graphiql: config.graphiql,
         identify: bearerClientId(auth),
+      });
+      await a.register(tapeRoutes, {
+        hub: stream.hub,
+        deadman: stream.deadman,
+        auth,
+        metrics,
+        pingMs: config.streamPingMs,
+        publicBaseUrl: config.publicBaseUrl,
       });
     },
   });
@@ -140,7 +160,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 
   if (opts.banner) printBanner(config, url, admin.credentialsFile, config.legacyAuthPort);
-  return { config, app, legacyApp, runtime, auth, store, url, close };
+  return { config, app, legacyApp, runtime, stream, auth, store, url, close };
 }
 
 function printBanner(

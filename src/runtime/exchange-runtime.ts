@@ -16,6 +16,7 @@ import { recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
+import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
 import { HistoryBatch, SqlHistory, writeHistory } from './history.ts';
 import { uuidv7 } from './ids.ts';
@@ -64,6 +65,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   private constructor(
     private readonly deps: RuntimeDeps,
     readonly exchange: Exchange,
+    private readonly applyListeners: ApplyListener[],
     readonly sequencer: Sequencer<Command, CommandResult>,
     readonly recovery: RecoveryReport,
     readonly clock: () => number,
@@ -92,7 +94,12 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       isAccepted: (r) => r.ok,
     });
     const exchange = rec.machine;
-    const sequencer = new Sequencer<Command, CommandResult>(exchange, (r) => r.ok, store, clock, {
+    // Accepted commands are reported right after apply (onApplied: the stream builds its frames there).
+    const applyListeners: ApplyListener[] = [];
+    const machine = tapMachine(exchange, applyListeners, (err) =>
+      deps.log.error({ err }, 'apply listener failed'),
+    );
+    const sequencer = new Sequencer<Command, CommandResult>(machine, (r) => r.ok, store, clock, {
       snapshotEvery: config.snapshotEvery,
       gatherMs: config.groupCommitMaxWaitMs,
       lastSeq: rec.lastSeq,
@@ -110,6 +117,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const rt = new ExchangeRuntime(
       deps,
       exchange,
+      applyListeners,
       sequencer,
       {
         lastSeq: rec.lastSeq,
@@ -128,6 +136,15 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   reader(): ExchangeReader {
     return this.exchange;
+  }
+
+  /** Calls `listener` after every accepted command is applied, with its journal seq. */
+  onApplied(listener: ApplyListener): () => void {
+    this.applyListeners.push(listener);
+    return () => {
+      const i = this.applyListeners.indexOf(listener);
+      if (i >= 0) this.applyListeners.splice(i, 1);
+    };
   }
 
   newId(): Id {

@@ -34,6 +34,7 @@ function unitOf(rel: string): Unit {
   }
   switch (top) {
     case 'http':
+    case 'stream': // the WebSocket edge: wire frames of committed batches (docs/stream.md)
       return 'http';
     case 'cli':
       return 'cli';

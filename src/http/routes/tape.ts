@@ -1,0 +1,333 @@
+// The stream's HTTP edge (docs/stream.md): the `GET /tape` WebSocket upgrade (ws, noServer, on the
+// Fastify server's 'upgrade' event), the dead-man switch's `POST /nbx/v2/emm/heartbeat`, and the
+// AsyncAPI document at /asyncapi.json.
+//
+// Authentication happens before the upgrade, so a refusal is an ordinary HTTP 401/403 with the
+// error envelope. The token is read from, in order: `Authorization: Bearer`, the `access_token`
+// query parameter, or a `Sec-WebSocket-Protocol` value `bearer.<token>` (browsers can set neither
+// header nor query privately; offer `tickbook` beside it and the server selects `tickbook`, never
+// echoing the token). Tokens are never logged: the upgrade is not a Fastify request, so the
+// request logger never sees its URL.
+
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import client from 'prom-client';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { Principal } from '../../auth/scopes.ts';
+import type { AuthService } from '../../auth/service.ts';
+import { InvalidTokenError } from '../../auth/verifier.ts';
+import { ApiError } from '../../errors.ts';
+import type { Metrics } from '../../observability/metrics.ts';
+import { asyncApiDocument } from '../../stream/asyncapi.ts';
+import { DEADMAN_MAX_MS, DEADMAN_MIN_MS, type DeadmanSwitch } from '../../stream/deadman.ts';
+import type { Connection, StreamHub } from '../../stream/hub.ts';
+import { errorFrame } from '../../stream/messages.ts';
+import { mapError } from '../error-handler.ts';
+import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
+
+export interface TapeOptions {
+  hub: StreamHub;
+  deadman: DeadmanSwitch;
+  auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
+  metrics?: Metrics;
+  /** Protocol ping interval (15 s); a client that has not answered the previous ping is closed. */
+  pingMs?: number;
+  /** Largest client frame (bytes); a larger one closes the connection with 1009. */
+  maxPayload?: number;
+  /** Client messages allowed per second before the connection is closed with 4029. */
+  maxMessagesPerSecond?: number;
+  publicBaseUrl?: string;
+}
+
+export const TAPE_PATH = '/tape';
+export const SUBPROTOCOL = 'tickbook';
+const BEARER_PROTOCOL = 'bearer.';
+/** Close codes (docs/stream.md "Close codes"). */
+export const CLOSE = { tooBig: 1009, policy: 1008, rateLimited: 4029, shutdown: 1001 } as const;
+
+function tokenOf(req: IncomingMessage, url: URL): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const sp = h.indexOf(' ');
+    if (sp > 0 && h.slice(0, sp).toLowerCase() === 'bearer') return h.slice(sp + 1).trim();
+  }
+  const q = url.searchParams.get('access_token');
+  if (q !== null && q !== '') return q;
+  const p = req.headers['sec-websocket-protocol'];
+  if (typeof p === 'string') {
+    for (const v of p.split(',')) {
+      const t = v.trim();
+      if (t.startsWith(BEARER_PROTOCOL)) return t.slice(BEARER_PROTOCOL.length);
+    }
+  }
+  return undefined;
+}
+
+async function authenticate(auth: TapeOptions['auth'], token: string | undefined): Promise<Principal> {
+  if (token === undefined || token === '') {
+    throw new ApiError('UNAUTHORIZED', 'A bearer access token is required', undefined, {
+      'www-authenticate': 'Bearer realm="tickbook"',
+    });
+  }
+  try {
+    return auth.verifyCached(token) ?? (await auth.verifyAccessToken(token));
+  } catch (err) {
+    if (err instanceof InvalidTokenError) {
+      throw new ApiError('INVALID_TOKEN', err.message, undefined, {
+        'www-authenticate': 'Bearer realm="tickbook", error="invalid_token"',
+      });
+    }
+    throw err;
+  }
+}
+
+/** An HTTP answer written on the raw socket before any upgrade. */
+function refuse(socket: Duplex, err: unknown): void {
+  const m = mapError(err);
+  const body = JSON.stringify(m.body);
+  const reason =
+    m.status === 401
+      ? 'Unauthorized'
+      : m.status === 403
+        ? 'Forbidden'
+        : m.status === 404
+          ? 'Not Found'
+          : 'Error';
+  const lines = [
+    `HTTP/1.1 ${m.status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(m.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions): Promise<void> {
+  const { hub, deadman, auth } = opts;
+  const pingMs = opts.pingMs ?? 15_000;
+  const maxRate = opts.maxMessagesPerSecond ?? 100;
+  const registry = opts.metrics?.registry;
+  let seen = 0;
+  const resyncs = new client.Counter({
+    name: 'tickbook_stream_resync_required_total',
+    help: 'Subscriptions dropped with resync_required because the send buffer was full, by channel kind',
+    labelNames: ['channel'] as const,
+    registers: registry ? [registry] : [],
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_connections',
+    help: 'Open /tape WebSocket connections',
+    registers: registry ? [registry] : [],
+    collect() {
+      this.set(hub.connections.size);
+    },
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_retained_frames',
+    help: 'Frames held for resume, by log',
+    labelNames: ['log'] as const,
+    registers: registry ? [registry] : [],
+    collect() {
+      const r = hub.retained();
+      for (const [k, v] of Object.entries(r)) this.set({ log: k }, v);
+    },
+  });
+  new client.Counter({
+    name: 'tickbook_stream_frames_sent_total',
+    help: 'Data frames sent to /tape clients',
+    registers: registry ? [registry] : [],
+    collect() {
+      const d = hub.delivered - seen;
+      seen = hub.delivered;
+      if (d > 0) this.inc(d);
+    },
+  });
+  hub.onResync = (ch) => resyncs.inc({ channel: ch });
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: opts.maxPayload ?? 4096,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  const alive = new WeakMap<WebSocket, boolean>();
+  const connOf = new WeakMap<WebSocket, Connection>();
+  const codArmed = new WeakSet<Connection>();
+
+  hub.onCancelOnDisconnect = (c, data) => {
+    if (typeof data !== 'boolean') {
+      c.sendControl(errorFrame('BAD_MESSAGE', 'data must be true or false'));
+      return;
+    }
+    if (c.principal.accountId === null || !c.principal.scopes.has('execute:trader')) {
+      c.sendControl(
+        errorFrame('INSUFFICIENT_SCOPE', 'cancel_on_disconnect requires the scope execute:trader'),
+      );
+      return;
+    }
+    if (data) codArmed.add(c);
+    else codArmed.delete(c);
+    c.sendControl(JSON.stringify({ event: 'cancel_on_disconnect', data: { armed: data } }));
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      refuse(socket, new ApiError('VALIDATION_FAILED', 'Bad request target'));
+      return;
+    }
+    if (url.pathname !== TAPE_PATH) {
+      refuse(socket, new ApiError('ROUTE_NOT_FOUND', `Route GET:${url.pathname} not found`));
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    authenticate(auth, tokenOf(req, url)).then(
+      (principal) => {
+        const tape = principal.scopes.has('read:tape');
+        const trader = principal.scopes.has('read:trader') && principal.accountId !== null;
+        if (!tape && !trader) {
+          refuse(
+            socket,
+            new ApiError('INSUFFICIENT_SCOPE', 'The stream requires the scope read:tape or read:trader', {
+              requiredScope: 'read:tape',
+            }),
+          );
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => open(ws, principal, url));
+      },
+      (err) => {
+        opts.metrics?.authFailures.inc({ reason: 'stream_token' });
+        refuse(socket, err);
+      },
+    );
+  };
+
+  const open = (ws: WebSocket, principal: Principal, url: URL) => {
+    const c = hub.connect(ws, principal);
+    connOf.set(ws, c);
+    alive.set(ws, true);
+    let windowStart = Date.now();
+    let count = 0;
+    ws.on('pong', () => alive.set(ws, true));
+    ws.on('message', (data, isBinary) => {
+      const t = Date.now();
+      if (t - windowStart >= 1000) {
+        windowStart = t;
+        count = 0;
+      }
+      if (++count > maxRate) {
+        ws.close(CLOSE.rateLimited, 'too many messages');
+        return;
+      }
+      if (isBinary) {
+        c.sendControl(errorFrame('BAD_MESSAGE', 'Frames must be JSON text'));
+        return;
+      }
+      c.message(data.toString());
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      const armed = codArmed.has(c);
+      hub.disconnect(c);
+      if (armed && c.principal.accountId !== null) void deadman.fire(c.principal.accountId, 'disconnect');
+    });
+    if (url.searchParams.get('cancelOnDisconnect') === 'true') hub.onCancelOnDisconnect?.(c, true);
+  };
+
+  app.server.on('upgrade', onUpgrade);
+  const ping = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, pingMs);
+  ping.unref();
+  hub.start();
+
+  app.addHook('onClose', async () => {
+    clearInterval(ping);
+    hub.stop();
+    deadman.close();
+    app.server.off('upgrade', onUpgrade);
+    for (const ws of wss.clients) ws.close(CLOSE.shutdown, 'server shutting down');
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+
+  app.get(TAPE_PATH, { schema: { hide: true } }, async () => {
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      'GET /tape is a WebSocket endpoint: send an Upgrade request (docs/stream.md)',
+    );
+  });
+
+  const doc = JSON.stringify(asyncApiDocument(opts.publicBaseUrl ?? 'http://localhost:8080'));
+  app.get('/asyncapi.json', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type('application/json; charset=utf-8');
+    return doc;
+  });
+
+  app.post<{ Body: { timeoutMs: number } }>(
+    '/nbx/v2/emm/heartbeat',
+    {
+      preHandler: app.requireScope('execute:trader'),
+      schema: {
+        summary: 'Dead-man switch: arm (timeoutMs 1000–300000) or disarm (0) the cancel-all countdown',
+        tags: ['orders'],
+        security: bearer,
+        body: {
+          type: 'object',
+          required: ['timeoutMs'],
+          additionalProperties: false,
+          properties: {
+            timeoutMs: {
+              type: 'integer',
+              anyOf: [{ const: 0 }, { minimum: DEADMAN_MIN_MS, maximum: DEADMAN_MAX_MS }],
+            },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['armed', 'timeoutMs', 'deadline', 'fired'],
+            properties: {
+              armed: { type: 'boolean' },
+              timeoutMs: { type: 'integer' },
+              deadline: { type: ['string', 'null'] },
+              fired: {
+                anyOf: [
+                  { type: 'null' },
+                  {
+                    type: 'object',
+                    properties: {
+                      reason: { type: 'string' },
+                      canceled: { type: 'integer' },
+                      journalSeq: { type: ['integer', 'null'] },
+                      at: { type: 'string' },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+          400: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    async (request) => {
+      const accountId = request.principal?.accountId;
+      if (accountId === null || accountId === undefined)
+        throw new ApiError('ACCOUNT_NOT_FOUND', 'The token has no account');
+      return deadman.heartbeat(accountId, request.body.timeoutMs);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+// The AsyncAPI 3.0 document of /tape (served at /asyncapi.json), generated from the message schemas
+// the code sends (messages.ts), so the document and the wire share one definition.
+
+import { clientMessages, schemas, serverMessages } from './messages.ts';
+
+export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
+  const u = new URL(baseUrl);
+  const messages: Record<string, unknown> = {};
+  for (const [name, m] of Object.entries({ ...serverMessages, ...clientMessages })) {
+    messages[name] = { name, summary: m.summary, contentType: 'application/json', payload: m.payload };
+  }
+  const ref = (name: string) => ({ $ref: `#/channels/tape/messages/${name}` });
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Tickbook stream',
+      version: '0.1.0',
+      description:
+        'Market data, lifecycle and private events over one WebSocket (docs/stream.md). Book ticks carry the book seq shared with the REST book and the journal seq; subscribe with fromSeq to resume.',
+    },
+    servers: {
+      tickbook: {
+        host: u.host,
+        protocol: u.protocol === 'https:' ? 'wss' : 'ws',
+        pathname: '/tape',
+        security: [{ $ref: '#/components/securitySchemes/bearer' }],
+      },
+    },
+    channels: {
+      tape: {
+        address: '/tape',
+        title: 'The /tape connection',
+        description:
+          'One WebSocket; logical channels (tape, lifecycle, private, <marketId>) are chosen by subscribe messages.',
+        messages: Object.fromEntries(
+          Object.keys(messages).map((n) => [n, { $ref: `#/components/messages/${n}` }]),
+        ),
+      },
+    },
+    operations: {
+      receiveServerMessages: {
+        action: 'receive',
+        channel: { $ref: '#/channels/tape' },
+        summary: 'What the server sends',
+        messages: Object.keys(serverMessages).map(ref),
+      },
+      sendClientMessages: {
+        action: 'send',
+        channel: { $ref: '#/channels/tape' },
+        summary: 'What a client may send',
+        messages: Object.keys(clientMessages).map(ref),
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'Authorization: Bearer on the upgrade, or ?access_token=, or Sec-WebSocket-Protocol: tickbook, bearer.<token>',
+        },
+      },
+      schemas,
+      messages,
+    },
+  };
+}
