@@ -159,7 +159,10 @@ export class FileJournal implements JournalBackend {
       }
       segments.push({ name, firstSeq, lastSeq: seq - 1, size: off });
       if (lastPayload !== undefined) {
-        tail = { seq: seq - 1, ts: (JSON.parse(Buffer.from(lastPayload).toString('utf8')) as { ts: number }).ts };
+        tail = {
+          seq: seq - 1,
+          ts: (JSON.parse(Buffer.from(lastPayload).toString('utf8')) as { ts: number }).ts,
+        };
       } else if (seq - 1 > tail.seq) {
         tail = { seq: seq - 1, ts: tail.ts };
       }
@@ -182,7 +185,9 @@ export class FileJournal implements JournalBackend {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     if (cmds.length === 0) return Promise.resolve();
     if (firstSeq !== this.nextSeq) {
-      return Promise.reject(new Error(`journal append at seq ${firstSeq}, but the next seq is ${this.nextSeq}`));
+      return Promise.reject(
+        new Error(`journal append at seq ${firstSeq}, but the next seq is ${this.nextSeq}`),
+      );
     }
     try {
       const payloads = cmds.map((c) => JSON.stringify(c));
@@ -256,9 +261,12 @@ export class FileJournal implements JournalBackend {
 
   private fail(err: unknown): void {
     if (this.failed !== undefined) return;
-    this.failed = new Error(`journal write or fdatasync failed; nothing after seq ${this.durable} is durable`, {
-      cause: err,
-    });
+    this.failed = new Error(
+      `journal write or fdatasync failed; nothing after seq ${this.durable} is durable`,
+      {
+        cause: err,
+      },
+    );
     for (const w of this.waiters.splice(0)) w.reject(this.failed);
   }
 
@@ -295,7 +303,9 @@ export class FileJournal implements JournalBackend {
       const buf = this.segmentBuffer(index);
       const r = decodeRecord(buf, off);
       if (r === undefined || r.seq !== seq) {
-        throw new JournalCorruptError(`journal segment ${seg.name} offset ${off}: record seq ${seq} is damaged`);
+        throw new JournalCorruptError(
+          `journal segment ${seg.name} offset ${off}: record seq ${seq} is damaged`,
+        );
       }
       const cmd = JSON.parse(buf.toString('utf8', off + HEADER_BYTES, r.end)) as C;
       out.push({ seq, ts: (cmd as { ts: number }).ts, cmd });

@@ -36,7 +36,10 @@ async function importSqlJournal(store: Store, dir: string): Promise<void> {
     if (rows[0]!.seq !== after + 1 || rows[rows.length - 1]!.seq !== after + rows.length) {
       throw new Error(`the embedded journal table has a gap after seq ${after}; not importing it`);
     }
-    await file.append(after + 1, rows.map((r) => r.cmd));
+    await file.append(
+      after + 1,
+      rows.map((r) => r.cmd),
+    );
     after = rows[rows.length - 1]!.seq;
   }
   const newest = (await sql.listSnapshots())[0];

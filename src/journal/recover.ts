@@ -59,7 +59,10 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
   const pageSize = options.pageSize ?? 10_000;
   const toSeq = options.toSeq;
   const journal = options.journal ?? new SqlJournal(store);
-  const snapshotCap = Math.min(toSeq ?? Number.MAX_SAFE_INTEGER, options.maxSnapshotSeq ?? Number.MAX_SAFE_INTEGER);
+  const snapshotCap = Math.min(
+    toSeq ?? Number.MAX_SAFE_INTEGER,
+    options.maxSnapshotSeq ?? Number.MAX_SAFE_INTEGER,
+  );
   let machine = machineFactory();
   let snapshotSeq = 0;
   const skippedSnapshots: { seq: number; reason: string }[] = [];

@@ -432,7 +432,12 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
 
   private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
     if (this.committedListeners.length === 0) return;
-    const b: CommittedBatch<C, R> = { firstSeq, lastSeq, commands: cmds, results: batch.map((p) => p.result) };
+    const b: CommittedBatch<C, R> = {
+      firstSeq,
+      lastSeq,
+      commands: cmds,
+      results: batch.map((p) => p.result),
+    };
     for (const l of this.committedListeners) {
       try {
         l(b);

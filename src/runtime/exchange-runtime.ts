@@ -88,7 +88,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     super();
     // Read-your-writes: a history read first waits until everything acknowledged before it is
     // projected (docs/journal.md, "Projector").
-    this.history = new SqlHistory(deps.store, () => this.exchange, () => this.historyBarrier());
+    this.history = new SqlHistory(
+      deps.store,
+      () => this.exchange,
+      () => this.historyBarrier(),
+    );
     sequencer.onCommitted((b) => projector.enqueue(b.firstSeq, b.results));
     // With the living demo on, the demo drives its own games' lifecycle (with delays and closes).
     this.schedule = { autoGoLive: deps.config.autoGoLive && !deps.config.demoLive };
@@ -180,7 +184,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     });
     const late2 = await Promise.race([this.projector.waitFor(seq).then(() => false), late]);
     clearTimeout(timer);
-    if (late2) this.deps.log.warn({ seq, projected: this.projector.watermark }, 'history read served behind the journal');
+    if (late2)
+      this.deps.log.warn(
+        { seq, projected: this.projector.watermark },
+        'history read served behind the journal',
+      );
   }
 
   /**

@@ -20,7 +20,9 @@ export interface ProjectorLog {
 }
 
 export async function readWatermark(q: Queryable): Promise<number> {
-  const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [NAME]);
+  const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
+    NAME,
+  ]);
   return r.rows[0] === undefined ? 0 : Number(r.rows[0].seq);
 }
 
@@ -104,7 +106,10 @@ export class HistoryProjector {
         if (to > this.wm) {
           await this.store.transaction(async (tx) => {
             if (!h.empty) await writeHistory(tx, h);
-            await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [NAME, to]);
+            await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [
+              NAME,
+              to,
+            ]);
           });
         }
       } catch (err) {
