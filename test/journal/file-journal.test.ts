@@ -26,9 +26,9 @@ function sequencer(journal: FileJournal, lastSeq = 0, lastTs = 0) {
 }
 
 async function readAll(j: FileJournal) {
-  const out: { seq: number; cmd: LedgerCmd }[] = [];
+  const out: { seq: number; cmd: { key?: string } }[] = [];
   for (;;) {
-    const rows = await j.read<LedgerCmd>(out.length, 1000);
+    const rows = await j.read<{ key?: string }>(out.length, 1000);
     if (rows.length === 0) return out;
     out.push(...rows);
   }
