@@ -13,6 +13,13 @@ import type { Queryable, Store } from '../store/types.ts';
 import { HistoryBatch, writeHistory } from './history.ts';
 
 const NAME = 'history';
+/**
+ * Pause between projection transactions while nobody waits for history. On the embedded store
+ * PGlite runs SQL on the server's own thread, so every transaction is time the event loop does
+ * not serve requests; projecting at most every few ms in larger runs costs far less than one
+ * transaction per group commit. A history read (waitFor) cuts the pause short.
+ */
+const PROJECT_PAUSE_MS = 20;
 
 export interface ProjectorLog {
   warn(obj: object, msg?: string): void;
@@ -36,6 +43,7 @@ export class HistoryProjector {
   private running = false;
   private waiters: { seq: number; resolve: () => void }[] = [];
   private retryMs = 0;
+  private wake: (() => void) | undefined;
   private closed = false;
   /** Seqs projected (for /metrics and tests). */
   projected = 0;
@@ -65,6 +73,7 @@ export class HistoryProjector {
   /** Resolves once every seq up to `seq` is projected (read-your-writes for history reads). */
   waitFor(seq: number): Promise<void> {
     if (this.wm >= seq) return Promise.resolve();
+    this.wake?.();
     return new Promise((resolve) => this.waiters.push({ seq, resolve }));
   }
 
@@ -75,6 +84,7 @@ export class HistoryProjector {
   }
 
   async close(): Promise<void> {
+    this.wake?.();
     await this.drain();
     this.closed = true;
   }
@@ -127,6 +137,16 @@ export class HistoryProjector {
       const ready = this.waiters.filter((w) => w.seq <= to);
       this.waiters = this.waiters.filter((w) => w.seq > to);
       for (const w of ready) w.resolve();
+      if (this.waiters.length === 0 && !this.closed) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, PROJECT_PAUSE_MS);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
     }
     this.running = false;
   }
