@@ -17,9 +17,12 @@
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../src/exchange/types.ts';
+import { FileJournal } from '../src/journal/file-journal.ts';
 import { appendCommands } from '../src/journal/journal-store.ts';
 import { recover } from '../src/journal/recover.ts';
 import { Sequencer } from '../src/journal/sequencer.ts';
@@ -45,9 +48,9 @@ function table(): void {
 }
 
 async function freshPglite(name: string): Promise<{ store: PgliteStore; dir: string }> {
-  const dir = new URL(`../.tmp/bench-recovery/${name}-${process.pid}`, import.meta.url).pathname;
+  const dir = join(tmpdir(), 'tickbook-bench-recovery', `${name}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(new URL('../.tmp/bench-recovery/', import.meta.url).pathname, { recursive: true });
+  mkdirSync(join(tmpdir(), 'tickbook-bench-recovery'), { recursive: true });
   cpSync(await pgliteTemplate(), dir, { recursive: true });
   const store = await PgliteStore.open(dir);
   await store.migrate();
@@ -424,11 +427,95 @@ async function throughputSection(): Promise<void> {
   }
 }
 
-const only = process.env.BENCH_ONLY; // 'recovery' | 'catalog' | 'throughput'
+/**
+ * The whole restart of the real server (startServer, as `npm start`) on a data directory whose
+ * segment journal holds `ORDERS` trading commands and no snapshot: process start to listening,
+ * beside the replay time and the number of commands replayed. History is marked projected up to
+ * the journal's end (the normal state after a crash: the projector trails by a batch at most),
+ * so the figure is recovery, not a first projection of a million commands.
+ */
+async function restartSection(): Promise<void> {
+  const dir = join(tmpdir(), `tickbook-bench-restart-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    cpSync(await pgliteTemplate(), join(dir, 'pg'), { recursive: true });
+    const store = await PgliteStore.open(join(dir, 'pg'));
+    await store.migrate();
+    const fj = await FileJournal.open(join(dir, 'journal'));
+    const cmds = [...setupCommands(SHAPE), ...take(tradingCommands(SHAPE, 1), ORDERS)];
+    const live = new Exchange();
+    let clock = 1_800_000_000_000;
+    const seqr = new Sequencer<Command, CommandResult>(live, accepted, store, () => (clock += 1), {
+      snapshotEvery: Number.MAX_SAFE_INTEGER,
+      journal: fj,
+    });
+    const t0 = performance.now();
+    for (let i = 0; i < cmds.length; i += 10_000) await seqr.submitMany(cmds.slice(i, i + 10_000));
+    await seqr.flush();
+    const writeMs = performance.now() - t0;
+    const tail = seqr.committedSeq;
+    rows.push([`journal ${tail} commands into segment files (fdatasync per batch of 10k)`, fmt(writeMs), '']);
+    await fj.close();
+    await store.query("UPDATE projection_watermark SET seq = $1 WHERE name = 'history'", [tail]);
+    await store.close();
+    for (let run = 0; run < 3; run++) {
+      const w0 = performance.now();
+      const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+        env: { ...process.env, BENCH_RESTART_DIR: dir },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 1 << 20,
+      });
+      const wall = performance.now() - w0;
+      const r = JSON.parse(out) as { readyMs: number; replayed: number; replayMs: number; lastSeq: number };
+      if (r.lastSeq < tail) throw new Error(`restart recovered seq ${r.lastSeq}, journal ends at ${tail}`); // start-up itself journals a command or two (operator client, fee)
+      rows.push([
+        `whole restart #${run + 1} (spawn to listening; in-process ready at)`,
+        `${fmt(wall)} (${fmt(r.readyMs)})`,
+        '',
+      ]);
+      rows.push([`  of which replay of ${r.replayed} journaled commands`, fmt(r.replayMs), '']);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Child of restartSection: starts the real server, prints when it was ready, stops. */
+async function restartChild(dir: string): Promise<void> {
+  const { startServer } = await import('../src/main.ts');
+  const s = await startServer({
+    env: {
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      TICKBOOK_DEMO: 'false',
+      DEMO_LIVE: 'false',
+      TICKBOOK_ADMIN_CLIENT_ID: 'bench-admin',
+      TICKBOOK_ADMIN_CLIENT_SECRET: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu',
+      KEY_ENCRYPTION_SECRET: 'bench',
+      // No final snapshot on close: every run replays the whole journal.
+      SNAPSHOT_EVERY: '1000000000',
+    },
+  });
+  const readyMs = performance.now(); // ms since this process started
+  const rec = s.runtime.recovery;
+  process.stdout.write(
+    JSON.stringify({ readyMs, replayed: rec.replayed, replayMs: rec.replayMs, lastSeq: rec.lastSeq }),
+  );
+  process.exit(0); // no clean close: a clean close would write a snapshot
+}
+
+const only = process.env.BENCH_ONLY; // 'recovery' | 'catalog' | 'throughput' | 'restart'
 const childDir = process.env.BENCH_RECOVER_DIR;
-if (childDir !== undefined) {
+const restartDir = process.env.BENCH_RESTART_DIR;
+if (restartDir !== undefined) {
+  await restartChild(restartDir);
+} else if (childDir !== undefined) {
   await recoverInChild(childDir);
 } else {
+  if (!only || only === 'restart') await restartSection();
   if (!only || only === 'throughput') await throughputSection();
   if (!only || only === 'catalog') await catalogSection();
   if (!only || only === 'recovery') await recoverySection();

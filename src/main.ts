@@ -15,6 +15,7 @@ import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import tapeRoutes from './http/routes/tape.ts';
+import { openJournal } from './journal/open-journal.ts';
 import { Metrics } from './observability/metrics.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
@@ -66,7 +67,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const applied = await store.migrate();
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
-  const runtime = await ExchangeRuntime.open({ config, store, log, metrics });
+  const journal = await openJournal(config, store);
+  const runtime = await ExchangeRuntime.open({ config, store, log, metrics, journal });
   log.info(runtime.recovery, 'exchange state recovered');
 
   const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });

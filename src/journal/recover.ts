@@ -7,9 +7,9 @@
 
 import type { StateMachine } from '../exchange/types.ts';
 import type { Store } from '../store/types.ts';
-import { listSnapshots, readJournal, readSnapshot } from './journal-store.ts';
+import { type JournalBackend, SqlJournal } from './backend.ts';
 
-export interface RecoverOptions<R> {
+export interface RecoverOptions<R, C = unknown> {
   /** Journal rows fetched per query. */
   pageSize?: number;
   /** When given, every replayed command must be accepted (it was, when journaled). */
@@ -18,6 +18,15 @@ export interface RecoverOptions<R> {
   fromScratch?: boolean;
   /** Stop after this seq (point-in-time state; replicas, tests). */
   toSeq?: number;
+  /** Read the journal and snapshots from here instead of the store's tables. */
+  journal?: JournalBackend;
+  /**
+   * Use no snapshot newer than this seq: a projection that is behind (the history projector's
+   * watermark) needs the results of the commands after it, which only a replay produces.
+   */
+  maxSnapshotSeq?: number;
+  /** Called with every replayed command and its result, in seq order. */
+  onReplay?: (seq: number, cmd: C, result: R) => void;
 }
 
 export interface RecoveryResult<M> {
@@ -45,19 +54,24 @@ export class RecoveryError extends Error {
 export async function recover<C extends { ts: number }, R, M extends StateMachine<C, R>>(
   store: Store,
   machineFactory: () => M,
-  options: RecoverOptions<R> = {},
+  options: RecoverOptions<R, C> = {},
 ): Promise<RecoveryResult<M>> {
   const pageSize = options.pageSize ?? 10_000;
   const toSeq = options.toSeq;
+  const journal = options.journal ?? new SqlJournal(store);
+  const snapshotCap = Math.min(
+    toSeq ?? Number.MAX_SAFE_INTEGER,
+    options.maxSnapshotSeq ?? Number.MAX_SAFE_INTEGER,
+  );
   let machine = machineFactory();
   let snapshotSeq = 0;
   const skippedSnapshots: { seq: number; reason: string }[] = [];
 
   const t0 = performance.now();
   if (options.fromScratch !== true) {
-    for (const s of await listSnapshots(store)) {
-      if (toSeq !== undefined && s.seq > toSeq) continue;
-      const row = await readSnapshot(store, s.seq);
+    for (const s of await journal.listSnapshots()) {
+      if (s.seq > snapshotCap) continue;
+      const row = await journal.readSnapshot(s.seq);
       if (row === undefined) continue; // pruned meanwhile
       try {
         machine.restore(row.state);
@@ -78,7 +92,7 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
   let lastTs = 0;
   let replayed = 0;
   for (;;) {
-    const rows = await readJournal<C>(store, lastSeq, pageSize, toSeq);
+    const rows = await journal.read<C>(lastSeq, pageSize, toSeq);
     for (const row of rows) {
       if (row.seq !== lastSeq + 1) {
         throw new RecoveryError(`journal gap: seq ${row.seq} follows ${lastSeq}`);
@@ -89,6 +103,7 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
           `journaled command seq ${row.seq} (${describe(row.cmd)}) was rejected on replay: the state machine is not deterministic`,
         );
       }
+      options.onReplay?.(row.seq, row.cmd, r);
       lastSeq = row.seq;
       lastTs = row.ts;
       replayed++;
@@ -100,7 +115,7 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
   if (replayed === 0 && snapshotSeq > 0) {
     // Nothing after the snapshot: the Sequencer still needs the ts floor of its last command,
     // and that command must exist (a snapshot is written only after its commands committed).
-    const rows = await readJournal<C>(store, snapshotSeq - 1, 1, snapshotSeq);
+    const rows = await journal.read<C>(snapshotSeq - 1, 1, snapshotSeq);
     if (rows.length === 0) throw new RecoveryError(`snapshot at seq ${snapshotSeq} is ahead of the journal`);
     lastTs = rows[0].ts;
   }

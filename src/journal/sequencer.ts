@@ -24,6 +24,8 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
 import type { Queryable, Store } from '../store/types.ts';
+import type { JournalBackend } from './backend.ts';
+import { sha256Chunked } from './file-journal.ts';
 import { appendCommands, writeSnapshot } from './journal-store.ts';
 
 export interface SequencerOptions<C = unknown, R = unknown> {
@@ -47,6 +49,13 @@ export interface SequencerOptions<C = unknown, R = unknown> {
    * read model): they commit or roll back together with the commands that produced them.
    */
   inTransaction?: (tx: Queryable, batch: CommittedBatch<C, R>) => Promise<void>;
+  /**
+   * Journal somewhere else than the store's journal table: the embedded store's segment files
+   * (file-journal.ts). Commits are then pipelined: the next batch is written while the previous
+   * one's fdatasync runs, and acknowledgements still go out strictly in seq order, each only
+   * after its own sync returned. Cannot be combined with inTransaction.
+   */
+  journal?: JournalBackend;
 }
 
 /** What onCommitted listeners receive: commands firstSeq..lastSeq, now durable. */
@@ -99,6 +108,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private snapshotWrite: Promise<void> | undefined;
   private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
   private readonly gatherMs: number;
+  private readonly journal: JournalBackend | undefined;
 
   constructor(
     private readonly machine: StateMachine<C, R>,
@@ -116,6 +126,10 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     this.lastSnapshotSeq = options.lastSnapshotSeq ?? this.seq;
     this.inTransaction = options.inTransaction;
     this.gatherMs = options.gatherMs ?? 0;
+    this.journal = options.journal;
+    if (this.journal !== undefined && this.inTransaction !== undefined) {
+      throw new Error('a sequencer over a journal backend has no SQL transaction to share');
+    }
   }
 
   /** Highest seq known durable: a read model holding version <= committedSeq shows durable state. */
@@ -268,7 +282,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private kick(): void {
     if (this.committing || this.pending.length === 0 || this.stopError !== undefined) return;
     this.committing = true;
-    void this.commitLoop();
+    void (this.journal === undefined ? this.commitLoop() : this.pipelinedLoop(this.journal));
   }
 
   private async commitLoop(): Promise<void> {
@@ -348,7 +362,117 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
+  /**
+   * Commit loop over a JournalBackend: cut a batch, hand it to the journal (which writes it now
+   * and syncs it after the sync in flight), then form the next batch while that sync runs. At
+   * most two batches are unacknowledged: the one syncing and the one written behind it. Results
+   * are delivered in seq order only, each after its batch's sync returned.
+   */
+  private async pipelinedLoop(journal: JournalBackend): Promise<void> {
+    let previous: Promise<void> = Promise.resolve();
+    while (this.pending.length > 0 && this.stopError === undefined) {
+      await this.gatherDelay();
+      if (this.stopError !== undefined) break;
+      const batch =
+        this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
+      this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
+      const firstSeq = batch[0].seq;
+      const lastSeq = batch[batch.length - 1].seq;
+      // As in commitLoop: with nothing else pending the state is exactly "after lastSeq".
+      let snap: Uint8Array | undefined;
+      let snapMs = 0;
+      if (
+        this.pending.length === 0 &&
+        lastSeq - this.lastSnapshotSeq >= this.snapshotEvery &&
+        this.snapshotWrite === undefined
+      ) {
+        const t0 = performance.now();
+        snap = this.machine.snapshot();
+        snapMs = performance.now() - t0;
+        this.lastSnapshotSeq = lastSeq;
+      }
+      const cmds = batch.map((p) => p.cmd);
+      const durable = journal.append(firstSeq, cmds);
+      const before = previous;
+      previous = before.then(() =>
+        durable.then(
+          () => {
+            if (this.durableSeq !== firstSeq - 1) {
+              // An earlier batch failed: this one may not be acknowledged past the hole.
+              for (const p of batch) p.reject(this.stopError);
+              return;
+            }
+            this.durableSeq = lastSeq;
+            if (snap !== undefined) this.writeBytesInBackground(lastSeq, snap, snapMs);
+            for (const p of batch) p.resolve(p.result);
+            this.notify(firstSeq, lastSeq, cmds, batch);
+          },
+          (err) => {
+            const stopped = new SequencerStoppedError(
+              `journal commit of seq ${firstSeq}..${lastSeq} failed; restart from the journal`,
+              err,
+            );
+            for (const p of batch) p.reject(stopped);
+            this.stop(stopped);
+          },
+        ),
+      );
+      // Let this batch's sync start behind the previous one, but no deeper: wait for the
+      // previous batch before cutting the next (commands keep arriving into pending meanwhile).
+      await before;
+    }
+    await previous;
+    this.committing = false;
+    if (this.pending.length > 0 && this.stopError === undefined) {
+      this.kick();
+      return;
+    }
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
+    if (this.committedListeners.length === 0) return;
+    const b: CommittedBatch<C, R> = {
+      firstSeq,
+      lastSeq,
+      commands: cmds,
+      results: batch.map((p) => p.result),
+    };
+    for (const l of this.committedListeners) {
+      try {
+        l(b);
+      } catch (err) {
+        this.emit('listenerError', err);
+      }
+    }
+  }
+
+  /** Hashes (in chunks) and stores snapshot bytes off the request path. */
+  private writeBytesInBackground(seq: number, bytes: Uint8Array, ms: number): void {
+    const journal = this.journal!;
+    this.lastSnapshotSeq = Math.max(this.lastSnapshotSeq, seq);
+    this.snapshotWrite = sha256Chunked(bytes)
+      .then((hash) => journal.writeSnapshot({ seq, hash, state: bytes }))
+      .then(
+        () => {
+          this.emit('snapshot', { seq, bytes: bytes.byteLength, ms });
+        },
+        (err) => {
+          this.emit('snapshotError', err);
+        },
+      )
+      .finally(() => {
+        this.snapshotWrite = undefined;
+      });
+  }
+
   private startSnapshot(seq: number): void {
+    if (this.journal !== undefined) {
+      const t0 = performance.now();
+      const bytes = this.machine.snapshot();
+      this.writeBytesInBackground(seq, bytes, performance.now() - t0);
+      return;
+    }
     this.writeSnapshotInBackground(seq, this.takeSnapshot());
   }
 

@@ -12,14 +12,17 @@ import { buildDemoSlate } from '../demo/slate.ts';
 import { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
+import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
+import { FileJournal } from '../journal/file-journal.ts';
 import { recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
-import { HistoryBatch, SqlHistory, writeHistory } from './history.ts';
+import { SqlHistory } from './history.ts';
 import { uuidv7 } from './ids.ts';
+import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions } from './scheduler.ts';
 
 export interface RuntimeLog {
@@ -35,6 +38,11 @@ export interface RuntimeDeps {
   metrics?: Metrics;
   /** Wall clock (ms). Tests pass a controllable one. */
   clock?: () => number;
+  /**
+   * Where commands are journaled (openJournal(): segment files on the embedded store); the
+   * store's journal table when absent. The runtime closes it on close().
+   */
+  journal?: JournalBackend;
 }
 
 export interface RecoveryReport {
@@ -42,7 +50,14 @@ export interface RecoveryReport {
   replayed: number;
   snapshotLoadMs: number;
   replayMs: number;
+  /** Where the journal lives: 'file' (segment files) or 'sql' (the journal table). */
+  journal: 'file' | 'sql';
+  /** Commands whose history rows were written on start (a crash had come between). */
+  projectedOnStart: number;
 }
+
+/** History reads wait at most this long for the projector before answering with what is there. */
+const HISTORY_BARRIER_MS = 5000;
 
 const SCHEDULER_TICK_MS = 250;
 const DEMO_TICK_MS = 1000;
@@ -69,9 +84,18 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     readonly sequencer: Sequencer<Command, CommandResult>,
     readonly recovery: RecoveryReport,
     readonly clock: () => number,
+    readonly journal: JournalBackend,
+    readonly projector: HistoryProjector,
   ) {
     super();
-    this.history = new SqlHistory(deps.store, () => this.exchange);
+    // Read-your-writes: a history read first waits until everything acknowledged before it is
+    // projected (docs/journal.md, "Projector").
+    this.history = new SqlHistory(
+      deps.store,
+      () => this.exchange,
+      () => this.historyBarrier(),
+    );
+    sequencer.onCommitted((b) => projector.enqueue(b.firstSeq, b.results));
     // With the living demo on, the demo drives its own games' lifecycle (with delays and closes).
     this.schedule = { autoGoLive: deps.config.autoGoLive && !deps.config.demoLive };
     sequencer.on('fatal', (err: unknown) => {
@@ -90,9 +114,37 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   static async open(deps: RuntimeDeps): Promise<ExchangeRuntime> {
     const { config, store } = deps;
     const clock = deps.clock ?? demoClock(config);
+    const journal = deps.journal ?? new SqlJournal(store);
+    const projector = await HistoryProjector.open(store, deps.log);
+    const watermark = projector.watermark;
+    // Commands after the projector's watermark are replayed (never restored from a newer
+    // snapshot) and their results projected before the server serves: the repair of a crash
+    // between a journal sync and its projection.
+    let chunk: { firstSeq: number; results: CommandResult[] } | undefined;
+    let projectedOnStart = 0;
     const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
       isAccepted: (r) => r.ok,
+      journal,
+      maxSnapshotSeq: watermark,
+      onReplay: (seq, _cmd, r) => {
+        if (seq <= watermark) return;
+        chunk ??= { firstSeq: seq, results: [] };
+        chunk.results.push(r);
+        projectedOnStart++;
+        if (chunk.results.length >= 10_000) {
+          projector.enqueue(chunk.firstSeq, chunk.results);
+          chunk = undefined;
+        }
+      },
     });
+    if (chunk !== undefined) projector.enqueue(chunk.firstSeq, chunk.results);
+    await projector.drain();
+    if (rec.lastSeq < watermark) {
+      deps.log.warn(
+        { journalSeq: rec.lastSeq, historySeq: watermark },
+        'history is ahead of the journal: the journal lost commands its projection had seen',
+      );
+    }
     const exchange = rec.machine;
     // Accepted commands are reported right after apply (onApplied: the stream builds its frames there).
     const applyListeners: ApplyListener[] = [];
@@ -105,14 +157,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastSeq: rec.lastSeq,
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
-      inTransaction: async (tx, batch) => {
-        const h = new HistoryBatch();
-        for (let i = 0; i < batch.results.length; i++) {
-          const r = batch.results[i]!;
-          if (r.ok) h.add(batch.firstSeq + i, r.events);
-        }
-        if (!h.empty) await writeHistory(tx, h);
-      },
+      ...(journal.kind === 'file' ? { journal } : {}),
     });
     const rt = new ExchangeRuntime(
       deps,
@@ -124,14 +169,45 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
         replayed: rec.replayed,
         snapshotLoadMs: rec.snapshotLoadMs,
         replayMs: rec.replayMs,
+        journal: journal.kind,
+        projectedOnStart,
       },
       clock,
+      journal,
+      projector,
     );
     const coef = config.feeCoefficient;
     if (Math.abs(exchange.feeCoefficient - coef) > 1e-12) {
       await rt.submit({ type: 'SetFeeCoefficient', coefficient: coef });
     }
     return rt;
+  }
+
+  private async historyBarrier(): Promise<void> {
+    const seq = this.sequencer.committedSeq;
+    if (this.projector.watermark >= seq) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), HISTORY_BARRIER_MS);
+    });
+    const late2 = await Promise.race([this.projector.waitFor(seq).then(() => false), late]);
+    clearTimeout(timer);
+    if (late2)
+      this.deps.log.warn(
+        { seq, projected: this.projector.watermark },
+        'history read served behind the journal',
+      );
+  }
+
+  /**
+   * Journal retention (docs/journal.md, "Retention"): deletes the segment files whose commands
+   * are all before both the newest durable snapshot and the history projector's watermark. A
+   * start then needs that snapshot (it cannot replay from scratch). No-op on the journal table.
+   */
+  async pruneJournal(): Promise<{ segments: number; bytes: number }> {
+    if (!(this.journal instanceof FileJournal)) return { segments: 0, bytes: 0 };
+    const newest = (await this.journal.listSnapshots())[0]?.seq ?? 0;
+    return this.journal.prune(Math.min(newest, this.projector.watermark));
   }
 
   reader(): ExchangeReader {
@@ -273,6 +349,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     await this.sequencer.close();
+    await this.projector.close();
+    await this.journal.close();
   }
 }
 

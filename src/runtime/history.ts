@@ -1,8 +1,8 @@
 // The SQL history read model (issue 4 item 5: "history beyond memory lives in SQL tables written
-// from the journal's events"). A batch of applied commands yields DomainEvents; the rows they
-// imply are gathered here and written in the same transaction as the batch's journal rows, so
-// history is exactly as durable as the journal. Each statement writes a whole batch through
-// unnest() arrays: one round trip per table per group commit, whatever the batch size.
+// from the journal's events"). A run of durable commands yields DomainEvents; the rows they imply
+// are gathered here and written by the history projector (projector.ts) after the journal made
+// them durable, in one transaction with the projector's watermark (docs/journal.md, "Projector").
+// Each statement writes a whole batch through unnest() arrays: one round trip per table.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, DomainEvent, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
@@ -262,11 +262,14 @@ export class SqlHistory implements ExchangeHistory {
   constructor(
     private readonly db: Queryable,
     private readonly reader: () => ExchangeReader,
+    /** Resolves once history holds every acknowledged command (the projector's read barrier). */
+    private readonly barrier: () => Promise<void> = async () => {},
   ) {}
 
   async order(accountId: Id, orderId: Id): Promise<OrderRecord | undefined> {
     const live = this.reader().order(orderId);
     if (live) return live.accountId === accountId ? live : undefined;
+    await this.barrier();
     const r = await this.db.query<OrderRow>('SELECT * FROM order_history WHERE id = $1 AND account_id = $2', [
       orderId,
       accountId,
@@ -275,6 +278,7 @@ export class SqlHistory implements ExchangeHistory {
   }
 
   async orders(q: HistoryQuery): Promise<OrderRecord[]> {
+    await this.barrier();
     const params: unknown[] = [q.accountId];
     let where = 'account_id = $1';
     if (q.currency) {
@@ -297,6 +301,7 @@ export class SqlHistory implements ExchangeHistory {
   }
 
   async fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]> {
+    await this.barrier();
     const params: unknown[] = [q.accountId];
     let where = 'account_id = $1';
     if (q.currency) {

@@ -10,10 +10,14 @@
 
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../../src/exchange/types.ts';
+import { FileJournal } from '../../src/journal/file-journal.ts';
 import { recover } from '../../src/journal/recover.ts';
 import { Sequencer } from '../../src/journal/sequencer.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
 import { type Cmd, setupCommands, tradingCommands } from './workload.ts';
+
+/** The segment journal beside the PGlite data directory (docs/journal.md, as the server does). */
+export const journalDirOf = (dataDir: string): string => `${dataDir}.journal`;
 
 export const CRASH_SHAPE = { events: 3, marketsPerEvent: 3, accounts: 20 };
 
@@ -39,13 +43,16 @@ async function main(): Promise<void> {
   const mode = process.argv[4] ?? 'run';
   const store = await PgliteStore.open(dataDir);
   await store.migrate();
+  const journal = await FileJournal.open(journalDirOf(dataDir));
   const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
     isAccepted: accepted,
+    journal,
   });
   if (mode === 'verify') {
     const scratch = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
       isAccepted: accepted,
       fromScratch: true,
+      journal,
     });
     process.stdout.write(
       `verify ${rec.lastSeq} ${rec.machine.hash()} ${scratch.machine.hash()} ${rec.snapshotSeq} ${scratch.replayed}\n`,
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     lastTs: rec.lastTs,
     lastSnapshotSeq: rec.snapshotSeq,
     snapshotEvery: 400,
+    journal,
   });
   seqr.on('fatal', (err) => {
     process.stderr.write(`fatal ${String(err)}\n`);

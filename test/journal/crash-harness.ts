@@ -11,10 +11,9 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJournal } from '../../src/journal/journal-store.ts';
-import { PgliteStore } from '../../src/store/pglite-store.ts';
+import { FileJournal } from '../../src/journal/file-journal.ts';
 import { pgliteTemplate } from '../helpers/store.ts';
-import { identity } from './crash-child.ts';
+import { identity, journalDirOf } from './crash-child.ts';
 import { rng } from './workload.ts';
 
 const childScript = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
@@ -117,6 +116,7 @@ export async function runCrashCycles(
   mkdirSync(root, { recursive: true });
   const dataDir = join(root, `${process.pid}-${seed}`);
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(journalDirOf(dataDir), { recursive: true, force: true });
   cpSync(await pgliteTemplate(), dataDir, { recursive: true });
   const acked = new Map<number, string>();
   const reports: CycleReport[] = [];
@@ -197,12 +197,12 @@ export async function runCrashCycles(
       );
     }
     // Every acknowledged command is journaled at its seq, as the same command.
-    const store = await PgliteStore.open(dataDir);
+    const journal = await FileJournal.open(journalDirOf(dataDir));
     let lost = 0;
     let tail = 0;
     try {
       for (let after = 0; ; ) {
-        const rows = await readJournal<Parameters<typeof identity>[0]>(store, after, 10_000);
+        const rows = await journal.read<Parameters<typeof identity>[0]>(after, 10_000);
         for (const row of rows) {
           const want = acked.get(row.seq);
           if (want !== undefined && want !== identity(row.cmd)) lost++;
@@ -212,12 +212,13 @@ export async function runCrashCycles(
         after = tail;
       }
     } finally {
-      await store.close();
+      await journal.close();
     }
     for (const seq of acked.keys()) if (seq > tail) lost++;
     return { seed, cycles: reports, totalAcked: acked.size, journalTail: tail, lost };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(journalDirOf(dataDir), { recursive: true, force: true });
   }
 }
 

@@ -7,6 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseSchedule } from '../../catalog/import.ts';
+import { openJournal } from '../../journal/open-journal.ts';
 import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
@@ -27,7 +28,9 @@ async function withRuntime<T>(ctx: CliContext, fn: (rt: ExchangeRuntime) => Prom
     throw err;
   }
   try {
-    const rt = await ExchangeRuntime.open({ config: ctx.config(), store, log: quietLog });
+    const config = ctx.config();
+    const journal = await openJournal(config, store);
+    const rt = await ExchangeRuntime.open({ config, store, log: quietLog, journal });
     try {
       return await fn(rt);
     } finally {

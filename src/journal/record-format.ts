@@ -1,0 +1,95 @@
+// The on-disk record of the embedded store's journal segments (docs/journal.md, "Segment files").
+//
+//   offset  size  field
+//   0       4     payload length in bytes (u32 LE)
+//   4       4     CRC-32 (zlib's, ISO-HDLC polynomial) of bytes 8 .. end of the record
+//   8       8     seq (u64 LE; below 2^53)
+//   16      8     durable seq when written (u64 LE): the highest seq whose fdatasync had returned
+//   24      n     the command as compact JSON, UTF-8 (it carries its own ts)
+//
+// The durable seq is what lets recovery tell a torn tail from damage in the middle: a record
+// written after seq E was known durable says so, so finding such a record behind a bad record at
+// E proves E had been synced and then damaged (a hard error), while a bad record followed only by
+// records that did not yet know E durable is a write that never completed (cut it).
+
+import { crc32 } from 'node:zlib';
+
+export const HEADER_BYTES = 24;
+/** A record longer than this is not a record (a damaged length field). */
+export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
+export interface DecodedRecord {
+  seq: number;
+  durableSeq: number;
+  payload: Uint8Array;
+  /** Offset just past the record. */
+  end: number;
+}
+
+function putU64(buf: Buffer, off: number, v: number): void {
+  buf.writeUInt32LE(v % 0x1_0000_0000, off);
+  buf.writeUInt32LE(Math.floor(v / 0x1_0000_0000), off + 4);
+}
+
+function getU64(buf: Buffer, off: number): number {
+  return buf.readUInt32LE(off) + buf.readUInt32LE(off + 4) * 0x1_0000_0000;
+}
+
+/** Encodes consecutive records firstSeq, firstSeq+1, ... into one buffer (one write). */
+export function encodeRecords(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+  let total = 0;
+  const bodies: Buffer[] = new Array(payloads.length);
+  for (let i = 0; i < payloads.length; i++) {
+    const b = Buffer.from(payloads[i]!, 'utf8');
+    bodies[i] = b;
+    total += HEADER_BYTES + b.length;
+  }
+  const out = Buffer.allocUnsafe(total);
+  let off = 0;
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i]!;
+    out.writeUInt32LE(b.length, off);
+    putU64(out, off + 8, firstSeq + i);
+    putU64(out, off + 16, durableSeq);
+    b.copy(out, off + HEADER_BYTES);
+    const end = off + HEADER_BYTES + b.length;
+    out.writeUInt32LE(crc32(out.subarray(off + 8, end)), off + 4);
+    off = end;
+  }
+  return out;
+}
+
+/**
+ * The record at `off`, or undefined when the bytes there are not a whole, CRC-valid record
+ * (past the end, cut short, or damaged).
+ */
+export function decodeRecord(buf: Buffer, off: number): DecodedRecord | undefined {
+  if (off + HEADER_BYTES > buf.length) return undefined;
+  const len = buf.readUInt32LE(off);
+  if (len > MAX_PAYLOAD_BYTES) return undefined;
+  const end = off + HEADER_BYTES + len;
+  if (end > buf.length) return undefined;
+  if (crc32(buf.subarray(off + 8, end)) !== buf.readUInt32LE(off + 4)) return undefined;
+  return {
+    seq: getU64(buf, off + 8),
+    durableSeq: getU64(buf, off + 16),
+    payload: buf.subarray(off + HEADER_BYTES, end),
+    end,
+  };
+}
+
+/**
+ * Searches buf from `from` on for any CRC-valid record whose durable seq is at least `seq`, byte
+ * by byte (record boundaries after damage are unknown). Only used after a bad record was found.
+ */
+export function findLaterDurableClaim(buf: Buffer, from: number, seq: number): DecodedRecord | undefined {
+  for (let off = from; off + HEADER_BYTES <= buf.length; off++) {
+    const len = buf.readUInt32LE(off);
+    if (len > MAX_PAYLOAD_BYTES || off + HEADER_BYTES + len > buf.length) continue;
+    const durable = getU64(buf, off + 16);
+    if (durable < seq || durable > Number.MAX_SAFE_INTEGER) continue;
+    const r = decodeRecord(buf, off);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}

@@ -1,0 +1,153 @@
+// The history projector (docs/journal.md, "Projector"): follows the journal by seq and writes the
+// history tables (orders, fills, ledger; migration 005) from the results of durable commands. The
+// history never decides whether a command is durable — the journal alone does — and a crash
+// between a journal sync and its projection is repaired on start: recovery replays from a
+// snapshot no newer than the watermark and hands the results after it back to the projector.
+//
+// Idempotent by its watermark: the rows of a run of seqs and the new watermark are written in one
+// SQL transaction, and seqs at or below the watermark are skipped, so nothing is projected twice
+// (maker fills subtract from a row: a second application would be wrong, not just redundant).
+
+import type { CommandResult } from '../exchange/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
+import { HistoryBatch, writeHistory } from './history.ts';
+
+const NAME = 'history';
+/**
+ * Pause between projection transactions while nobody waits for history. On the embedded store
+ * PGlite runs SQL on the server's own thread, so every transaction is time the event loop does
+ * not serve requests; projecting at most every few ms in larger runs costs far less than one
+ * transaction per group commit. A history read (waitFor) cuts the pause short.
+ */
+const PROJECT_PAUSE_MS = 20;
+
+export interface ProjectorLog {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export async function readWatermark(q: Queryable): Promise<number> {
+  const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
+    NAME,
+  ]);
+  return r.rows[0] === undefined ? 0 : Number(r.rows[0].seq);
+}
+
+interface Queued {
+  firstSeq: number;
+  results: readonly CommandResult[];
+}
+
+export class HistoryProjector {
+  private queue: Queued[] = [];
+  private running = false;
+  private waiters: { seq: number; resolve: () => void }[] = [];
+  private retryMs = 0;
+  private wake: (() => void) | undefined;
+  private closed = false;
+  /** Seqs projected (for /metrics and tests). */
+  projected = 0;
+
+  private constructor(
+    private readonly store: Store,
+    private wm: number,
+    private readonly log?: ProjectorLog,
+  ) {}
+
+  static async open(store: Store, log?: ProjectorLog): Promise<HistoryProjector> {
+    return new HistoryProjector(store, await readWatermark(store), log);
+  }
+
+  /** Last seq whose history rows are written. */
+  get watermark(): number {
+    return this.wm;
+  }
+
+  /** Queues the results of commands firstSeq.. (durable ones); seqs <= watermark are skipped. */
+  enqueue(firstSeq: number, results: readonly CommandResult[]): void {
+    if (firstSeq + results.length - 1 <= this.wm) return;
+    this.queue.push({ firstSeq, results });
+    this.kick();
+  }
+
+  /** Resolves once every seq up to `seq` is projected (read-your-writes for history reads). */
+  waitFor(seq: number): Promise<void> {
+    if (this.wm >= seq) return Promise.resolve();
+    this.wake?.();
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  /** Resolves when the queue is empty. */
+  async drain(): Promise<void> {
+    const last = this.queue.at(-1);
+    if (last !== undefined) await this.waitFor(last.firstSeq + last.results.length - 1);
+  }
+
+  async close(): Promise<void> {
+    this.wake?.();
+    await this.drain();
+    this.closed = true;
+  }
+
+  private kick(): void {
+    if (this.running || this.queue.length === 0 || this.closed) return;
+    this.running = true;
+    void this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.queue.length > 0) {
+      // Everything queued goes in one transaction: projection batches itself under load.
+      const take = this.queue;
+      const h = new HistoryBatch();
+      let to = this.wm;
+      for (const q of take) {
+        for (let i = 0; i < q.results.length; i++) {
+          const seq = q.firstSeq + i;
+          if (seq <= to) continue;
+          if (seq !== to + 1) throw new Error(`projector gap: seq ${seq} after ${to}`);
+          const r = q.results[i]!;
+          if (r.ok) h.add(seq, r.events);
+          to = seq;
+        }
+      }
+      const consumed = take.length;
+      try {
+        if (to > this.wm) {
+          await this.store.transaction(async (tx) => {
+            if (!h.empty) await writeHistory(tx, h);
+            await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [
+              NAME,
+              to,
+            ]);
+          });
+        }
+      } catch (err) {
+        // The journal holds these commands; history only lags. Retry with backoff (the read
+        // barrier keeps history reads waiting until it catches up, see waitFor).
+        this.retryMs = Math.min(5000, Math.max(50, this.retryMs * 2));
+        this.log?.error({ err, retryMs: this.retryMs }, 'history projection failed; retrying');
+        await new Promise((r) => setTimeout(r, this.retryMs));
+        continue;
+      }
+      this.retryMs = 0;
+      this.queue.splice(0, consumed);
+      this.projected += to - this.wm;
+      this.wm = to;
+      const ready = this.waiters.filter((w) => w.seq <= to);
+      this.waiters = this.waiters.filter((w) => w.seq > to);
+      for (const w of ready) w.resolve();
+      if (this.waiters.length === 0 && !this.closed) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, PROJECT_PAUSE_MS);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
+    }
+    this.running = false;
+  }
+}

@@ -1,0 +1,70 @@
+// Child process of the projector crash test (projector-crash.test.ts). Runs the real
+// ExchangeRuntime on a PGlite data directory (argv[2]) with the segment journal (argv[3]), over a
+// store whose transactions hang after the first `argv[4]` of them: the history projector then
+// falls behind the journal, as it would if the process died between a journal sync and the
+// projection. Prints `acked <seq>` for each acknowledged command; the parent SIGKILLs it.
+
+import { createHash } from 'node:crypto';
+import { loadConfig } from '../../src/config.ts';
+import type { Command } from '../../src/exchange/types.ts';
+import { FileJournal } from '../../src/journal/file-journal.ts';
+import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
+import { PgliteStore } from '../../src/store/pglite-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { setupCommands, tradingCommands } from '../journal/workload.ts';
+
+export const SHAPE = { events: 2, marketsPerEvent: 2, accounts: 6 };
+const quiet = {
+  info() {},
+  warn() {},
+  error: (o: object) => process.stderr.write(`${String((o as { err?: unknown }).err)}\n`),
+};
+
+/** The workload's readable ids ('w-...') as uuids: the history tables store ids as uuid. */
+function uuidIds<T>(v: T): T {
+  if (typeof v === 'string' && v.startsWith('w-')) {
+    const h = createHash('sha1').update(v).digest('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}` as T;
+  }
+  if (Array.isArray(v)) return v.map(uuidIds) as T;
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, uuidIds(x)])) as T;
+  }
+  return v;
+}
+
+async function main(): Promise<void> {
+  const [pgDir, journalDir, allowArg] = process.argv.slice(2);
+  const inner = await PgliteStore.open(pgDir!);
+  await inner.migrate();
+  let allowed = Number(allowArg);
+  const store: Store = Object.assign(Object.create(inner) as Store, {
+    transaction: <T>(fn: Parameters<Store['transaction']>[0]): Promise<T> =>
+      allowed-- > 0 ? (inner.transaction(fn) as Promise<T>) : new Promise<T>(() => {}),
+  });
+  const config = loadConfig({ DATA_DIR: pgDir, SNAPSHOT_EVERY: '100', LOG_LEVEL: 'silent' });
+  const journal = await FileJournal.open(journalDir!);
+  const rt = await ExchangeRuntime.open({
+    config,
+    store,
+    log: quiet,
+    journal,
+    clock: () => 1_700_000_000_000,
+  });
+  const setup = setupCommands(SHAPE).map(uuidIds);
+  for (let i = 0; i < setup.length; i += 20) {
+    await rt.submitMany(setup.slice(i, i + 20) as never);
+    process.stdout.write(`acked ${rt.sequencer.committedSeq}\n`);
+  }
+  const gen = tradingCommands(SHAPE, 1);
+  for (;;) {
+    const batch = Array.from({ length: 10 }, () => uuidIds(gen.next().value as Command));
+    await rt.submitMany(batch as never);
+    process.stdout.write(`acked ${rt.sequencer.committedSeq}\n`);
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(2);
+});
