@@ -7,7 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
+import { AuthSync } from './cluster/auth-sync.ts';
+import { clusterRoutes, registerClusterHooks } from './cluster/http.ts';
+import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import type { ExchangePort } from './http/exchange-port.ts';
 import { loggerOptions } from './http/logger.ts';
 import { Metrics } from './http/metrics.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
@@ -15,6 +19,7 @@ import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
+import { PostgresStore } from './store/postgres-store.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 
 export interface RunningServer {
@@ -24,6 +29,8 @@ export interface RunningServer {
   runtime: ExchangeRuntime;
   auth: AuthService;
   store: Store;
+  /** PostgreSQL: this process's scale-out role and state (docs/cluster.md). */
+  node?: ClusterNode;
   url: string;
   close(): Promise<void>;
 }
@@ -42,11 +49,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const log = logOpts === false ? pino({ level: 'silent' }) : pino(logOpts as pino.LoggerOptions);
   const metrics = new Metrics();
 
-  const store = await openStore(config);
+  const store = await openStore({ ...config, nodeName: config.nodeName });
+  // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
+  // which leads or follows. The embedded store is one process's: one writer, as before.
+  const clustered = store instanceof PostgresStore;
   // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
-  let releaseLock: () => Promise<void>;
+  let releaseLock: () => Promise<void> = async () => {};
   try {
-    releaseLock = (await store.acquireWriterLock?.()) ?? (async () => {});
+    if (!clustered) releaseLock = (await store.acquireWriterLock?.()) ?? releaseLock;
   } catch (err) {
     await store.close();
     throw err;
@@ -54,13 +64,35 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const applied = await store.migrate();
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
-  const runtime = await ExchangeRuntime.open({ config, store, log, metrics });
-  log.info(runtime.recovery, 'exchange state recovered');
+  let node: ClusterNode | undefined;
+  let embedded: ExchangeRuntime | undefined;
+  if (store instanceof PostgresStore) {
+    try {
+      node = await ClusterNode.open({ config, store, log, metrics });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    log.info({ ...node.recovery, mode: node.mode, node: config.nodeName }, 'exchange state recovered');
+  } else {
+    embedded = await ExchangeRuntime.open({ config, store, log, metrics });
+    log.info(embedded.recovery, 'exchange state recovered');
+  }
+  const exchangePort: ExchangePort & { accounts: ExchangeRuntime['accounts'] } = node ?? embedded!;
+  const leads = () => node === undefined || node.mode === 'leader';
+  const currentRuntime = (): ExchangeRuntime => {
+    const rt = node === undefined ? embedded : node.leaderRuntime;
+    if (rt === undefined) throw new Error('this process is a replica: it has no sequencer (docs/cluster.md)');
+    return rt;
+  };
 
-  const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });
-  const admin = await auth.ensureAdminClient();
+  const auth = await AuthService.create({ config, store, metrics, log, accounts: exchangePort.accounts });
+  // Replicas leave the operator client to the leader (it writes to the store).
+  const admin = leads() ? await auth.ensureAdminClient() : { clientId: config.adminClientId ?? '' };
+  const authSync = node === undefined ? undefined : new AuthSync(store, auth, log);
 
-  if (config.demo && runtime.empty) {
+  if (config.demo && leads() && currentRuntime().empty) {
+    const runtime = currentRuntime();
     log.info({ seed: config.demoSeed }, 'empty store: creating the demo slate');
     const n = await runtime.seedDemo((done, total) => {
       if (done === total || done % 10_000 === 0) log.info({ done, total }, 'demo slate');
@@ -73,11 +105,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     store,
     metrics,
     logger: log,
-    ready: () => !runtime.sequencer.stopped,
+    ready: () => (node === undefined ? !embedded!.sequencer.stopped : node.ready()),
     features: async (a) => {
+      if (node !== undefined) registerClusterHooks(a, node, config);
       await registerAuthHttp(a, auth);
-      await a.register(exchangeApi, { port: runtime });
-      await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
+      await a.register(exchangeApi, { port: exchangePort });
+      await a.register(parlayRoutes, { reader: () => exchangePort.reader(), config });
+      if (node !== undefined) await a.register(clusterRoutes, { node, config });
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -91,14 +125,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await legacyApp.listen({ port: config.legacyAuthPort, host: config.host });
   }
 
-  runtime.startTimers();
+  if (node !== undefined) node.start(url);
+  else embedded!.startTimers();
+  authSync?.start(250);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       if (legacyApp) await legacyApp.close();
-      await runtime.close();
+      authSync?.stop();
+      if (node !== undefined) await node.close();
+      else await embedded!.close();
       await auth.close();
       await releaseLock();
       await store.close();
@@ -119,14 +157,32 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         );
       });
     }
-    runtime.on('fatal', () => {
+    embedded?.on('fatal', () => {
       // Memory is ahead of the journal: stop now; the restart recovers from the journal.
       process.exit(70);
     });
   }
 
-  if (opts.banner) printBanner(config, url, admin.credentialsFile, config.legacyAuthPort);
-  return { config, app, legacyApp, runtime, auth, store, url, close };
+  if (opts.banner)
+    printBanner(
+      config,
+      url,
+      'credentialsFile' in admin ? admin.credentialsFile : undefined,
+      config.legacyAuthPort,
+    );
+  return {
+    config,
+    app,
+    legacyApp,
+    get runtime() {
+      return currentRuntime();
+    },
+    auth,
+    store,
+    node,
+    url,
+    close,
+  };
 }
 
 function printBanner(

@@ -14,9 +14,9 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from '../http/exchange-port.ts';
 import type { Metrics } from '../http/metrics.ts';
-import { recover } from '../journal/recover.ts';
+import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
-import type { Store } from '../store/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
 import { HistoryBatch, SqlHistory, writeHistory } from './history.ts';
 import { uuidv7 } from './ids.ts';
 import { dueCommands, type ScheduleOptions } from './scheduler.ts';
@@ -34,6 +34,11 @@ export interface RuntimeDeps {
   metrics?: Metrics;
   /** Wall clock (ms). Tests pass a controllable one. */
   clock?: () => number;
+  /**
+   * Runs inside every journal transaction before it commits (the scale-out leader's fencing
+   * check, docs/cluster.md); throwing rolls the batch back and stops the sequencer.
+   */
+  beforeCommit?: (tx: Queryable, lastSeq: number) => Promise<void>;
 }
 
 export interface RecoveryReport {
@@ -85,12 +90,16 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   }
 
   /** Recovers the state from the store (snapshot + journal tail) and opens the sequencer. */
-  static async open(deps: RuntimeDeps): Promise<ExchangeRuntime> {
+  static async open(deps: RuntimeDeps, recovered?: RecoveryResult<Exchange>): Promise<ExchangeRuntime> {
     const { config, store } = deps;
     const clock = deps.clock ?? demoClock(config);
-    const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
-      isAccepted: (r) => r.ok,
-    });
+    // A promoted replica hands over the state it has followed (docs/cluster.md) instead of
+    // recovering again.
+    const rec =
+      recovered ??
+      (await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
+        isAccepted: (r) => r.ok,
+      }));
     const exchange = rec.machine;
     const sequencer = new Sequencer<Command, CommandResult>(exchange, (r) => r.ok, store, clock, {
       snapshotEvery: config.snapshotEvery,
@@ -99,6 +108,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       inTransaction: async (tx, batch) => {
+        if (deps.beforeCommit !== undefined) await deps.beforeCommit(tx, batch.lastSeq);
         const h = new HistoryBatch();
         for (let i = 0; i < batch.results.length; i++) {
           const r = batch.results[i]!;

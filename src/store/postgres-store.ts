@@ -27,10 +27,15 @@ function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Prom
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(readonly pool: pg.Pool) {}
 
-  static async open(connectionString: string, max = 10): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString, max });
+  static async open(connectionString: string, max = 10, applicationName?: string): Promise<PostgresStore> {
+    // application_name names this process's sessions in pg_stat_activity (docs/cluster.md).
+    const pool = new pg.Pool({
+      connectionString,
+      max,
+      ...(applicationName === undefined ? {} : { application_name: applicationName }),
+    });
     // An idle client's error (server restart) must not crash the process; the next query fails
     // and is reported where it is made.
     pool.on('error', () => {});
@@ -116,6 +121,44 @@ export class PostgresStore implements Store {
     };
   }
 
+  /**
+   * A dedicated session for the writer lock (scale-out, docs/cluster.md): unlike
+   * acquireWriterLock, taking it may be retried, and losing the session (a PostgreSQL restart, a
+   * terminated backend) is reported through onLost instead of crashing the process.
+   */
+  writerLockSession(onLost: (err: unknown) => void): WriterLockSession {
+    return new WriterLockSession(this.pool.options, onLost);
+  }
+
+  /**
+   * LISTENs on `channel` on a dedicated session; `onNotify` receives each payload. The session's
+   * loss is reported through onLost (the caller re-listens after the outage).
+   */
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost: (err: unknown) => void,
+  ): Promise<() => Promise<void>> {
+    const client = new pg.Client(this.pool.options);
+    let lost = false;
+    const lose = (err: unknown) => {
+      if (lost) return;
+      lost = true;
+      onLost(err);
+    };
+    client.on('error', lose);
+    client.on('end', () => lose(new Error('LISTEN session ended')));
+    client.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    return async () => {
+      lost = true;
+      await client.end().catch(() => {});
+    };
+  }
+
   async ping(): Promise<boolean> {
     try {
       await this.pool.query('SELECT 1');
@@ -127,5 +170,86 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+}
+
+/**
+ * The writer's advisory lock on its own session (DESIGN.md §1 principle 7): session-level, so a
+ * dead process's lock is released by the server. The session has an 'error' listener: a
+ * PostgreSQL restart or a terminated backend is a lost lock to step down from (onLost), never an
+ * uncaught exception. Keyed by schema like acquireWriterLock, so stores in separate schemas of one
+ * database (tests, tenants) never contend.
+ */
+export class WriterLockSession {
+  private client: pg.Client | undefined;
+  private heldNow = false;
+  private gen = 0;
+
+  constructor(
+    private readonly options: pg.ClientConfig,
+    private readonly onLost: (err: unknown) => void,
+  ) {}
+
+  get held(): boolean {
+    return this.heldNow;
+  }
+
+  /** PostgreSQL backend pid of the session holding the lock (when held). */
+  backendPid: number | undefined;
+
+  /** Tries once to take the lock; true when this session holds it now. Never throws. */
+  async tryTake(): Promise<boolean> {
+    if (this.heldNow) return true;
+    try {
+      if (this.client === undefined) {
+        const c = new pg.Client(this.options);
+        const gen = ++this.gen;
+        c.on('error', (err) => this.lose(gen, err));
+        c.on('end', () => this.lose(gen, new Error('writer lock session ended')));
+        this.client = c;
+        await c.connect();
+      }
+      const r = await this.client.query(
+        'SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok, pg_backend_pid() AS pid',
+        [WRITER_LOCK_KEY],
+      );
+      if (r.rows[0]?.ok === true) {
+        this.heldNow = true;
+        this.backendPid = Number(r.rows[0].pid);
+      }
+      return this.heldNow;
+    } catch {
+      this.drop();
+      return false;
+    }
+  }
+
+  private lose(gen: number, err: unknown): void {
+    if (gen !== this.gen) return;
+    const wasHeld = this.heldNow;
+    this.drop();
+    if (wasHeld) this.onLost(err);
+  }
+
+  private drop(): void {
+    this.gen++;
+    this.heldNow = false;
+    this.backendPid = undefined;
+    const c = this.client;
+    this.client = undefined;
+    c?.end().catch(() => {});
+  }
+
+  /** Releases the lock (ending the session releases it too). */
+  async release(): Promise<void> {
+    const c = this.client;
+    this.gen++;
+    this.heldNow = false;
+    this.client = undefined;
+    if (c === undefined) return;
+    await c
+      .query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [WRITER_LOCK_KEY])
+      .catch(() => {});
+    await c.end().catch(() => {});
   }
 }
