@@ -8,6 +8,9 @@ import { type Queryable, type QueryResult, type Store, WriterLockError } from '.
 // count or an amount within Number.MAX_SAFE_INTEGER, so parse them as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Pooled clients that already carry the no-op 'error' listener (see checkout()). */
+const LISTENED = new WeakSet<pg.PoolClient>();
+
 /** Advisory lock key of the single writer (the sequencer). */
 const WRITER_LOCK_KEY = 7355609;
 /** Advisory lock key held while migrating: one migrator at a time across processes. */
@@ -53,7 +56,7 @@ export class PostgresStore implements Store {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       await client.query('BEGIN');
       const out = await fn(wrap(client));
@@ -67,8 +70,23 @@ export class PostgresStore implements Store {
     }
   }
 
-  async migrate(): Promise<string[]> {
+  /**
+   * A pooled client for several statements. A checked-out client's session may die between two
+   * statements (PostgreSQL restart, terminated backend); node-postgres then emits 'error' on it,
+   * which without a listener is an uncaught exception that kills the process. The listener keeps
+   * it a failed statement, reported where it is made.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
+    if (!LISTENED.has(client)) {
+      LISTENED.add(client);
+      client.on('error', () => {});
+    }
+    return client;
+  }
+
+  async migrate(): Promise<string[]> {
+    const client = await this.checkout();
     try {
       // One migrator at a time across processes (a leader and replicas may start together).
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -101,7 +119,7 @@ export class PostgresStore implements Store {
   async acquireWriterLock(): Promise<() => Promise<void>> {
     // Session-level advisory lock on a connection kept out of the pool for the process's life:
     // the lock goes with the session, so a crashed leader releases it (DESIGN.md §1 principle 7).
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     // Keyed by schema as well: one database may hold several stores in separate schemas
     // (tenants, environments, tests), each with its own writer.
     const r = await client.query('SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok', [
