@@ -13,7 +13,7 @@
 
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { type Proc, req, sleep, startProc, status } from '../test/cluster/helpers.ts';
+import { fillJournal, type Proc, req, sleep, startProc, status } from '../test/cluster/helpers.ts';
 import { createGame, fetchToken } from '../test/helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../test/helpers/server.ts';
 
@@ -23,12 +23,15 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     cycles: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
+    catchup: { type: 'string', default: '0' },
   },
 });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const CYCLES = Number(values.cycles);
 const CONNECTIONS = Number(values.connections);
+/** With --catchup N: also time a replica catching up with a journal of N commands (1M: minutes). */
+const CATCHUP = Number(values.catchup);
 
 if (!process.env.DATABASE_URL) {
   process.stderr.write('bench/cluster.ts needs DATABASE_URL (PostgreSQL)\n');
@@ -197,6 +200,27 @@ try {
     procs.push(await startProc(place, `bench-c${c}-${process.pid}`));
   }
 
+  // ---------------------------------------------------------------- 4. catch-up (optional)
+  let catchup = '';
+  if (CATCHUP > 0) {
+    const cu = await serverPlace('postgres', { LOG_LEVEL: 'warn' });
+    try {
+      const t0 = performance.now();
+      await fillJournal(cu.env.DATABASE_URL!, cu.env, CATCHUP);
+      const fillS = (performance.now() - t0) / 1000;
+      const t1 = performance.now();
+      const r = await startProc(cu, `bench-cu-${process.pid}`, { TICKBOOK_ROLE: 'replica' });
+      const bootMs = performance.now() - t1;
+      while ((await req(r.url, 'GET', '/readyz')).status !== 200) await sleep(100);
+      const readyMs = performance.now() - t1;
+      r.proc.kill('SIGKILL');
+      await r.exited;
+      catchup = `${CATCHUP} commands (journal filled in ${fillS.toFixed(0)} s): listening after ${(bootMs / 1000).toFixed(1)} s, ready after ${(readyMs / 1000).toFixed(1)} s`;
+    } finally {
+      await cu.destroy();
+    }
+  }
+
   // ---------------------------------------------------------------- report
   const ratios = reads.map((r) => r.replica / r.leader);
   const lagEst = replicaMs.map((x, i) => x - (leaderMs[i] ?? 0));
@@ -229,6 +253,7 @@ try {
       `median ${Math.round(median(failover))} ms, max ${Math.round(Math.max(...failover))} ms (${failover.map((x) => Math.round(x)).join(', ')})`,
     ],
   ];
+  if (catchup) rows.push(['replica catch-up from the journal alone', catchup]);
   const w = Math.max(...rows.map((r) => r[0]!.length));
   process.stdout.write(
     `\nbench:cluster — ${SECONDS}s order load, ${CONNECTIONS} connections, ${ROUNDS} read rounds\n`,

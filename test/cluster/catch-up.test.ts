@@ -5,13 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import pino from 'pino';
-import { loadConfig } from '../../src/config.ts';
-import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
-import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { fetchToken } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace } from '../helpers/server.ts';
-import { converged, type Proc, req, startProc, until } from './helpers.ts';
+import { converged, fillJournal, type Proc, req, startProc, until } from './helpers.ts';
 
 const skip = process.env.DATABASE_URL ? false : 'DATABASE_URL is not set (PostgreSQL only)';
 const N = Number(process.env.CATCHUP_COMMANDS ?? 50_000);
@@ -23,39 +19,6 @@ after(async () => {
   await Promise.all(procs.map((p) => p.exited));
   await place?.destroy();
 });
-
-/** Journals `n` commands (accounts and deposits) straight through a sequencer, without snapshots. */
-export async function fillJournal(
-  databaseUrl: string,
-  env: Record<string, string>,
-  n: number,
-): Promise<void> {
-  const store = await PostgresStore.open(databaseUrl, 2);
-  try {
-    await store.migrate();
-    const config = loadConfig({ ...env, SNAPSHOT_EVERY: '1000000000' });
-    const rt = await ExchangeRuntime.open({ config, store, log: pino({ level: 'silent' }) });
-    const accounts = Array.from({ length: 100 }, () => rt.newId());
-    await rt.submitMany(accounts.map((accountId) => ({ type: 'CreateAccount', accountId })));
-    for (let done = accounts.length; done < n; ) {
-      const k = Math.min(5000, n - done);
-      await rt.submitMany(
-        Array.from({ length: k }, (_, i) => ({
-          type: 'Deposit' as const,
-          accountId: accounts[i % accounts.length]!,
-          currency: 'CASH' as const,
-          amount: 1,
-        })),
-      );
-      done += k;
-    }
-    await rt.close();
-    // close() writes a final snapshot; drop it so that followers really read the whole journal.
-    await store.exec('DELETE FROM snapshots');
-  } finally {
-    await store.close();
-  }
-}
 
 test(`a replica catches up with a journal of ${N} commands and reports ready`, { skip }, async () => {
   place = await serverPlace('postgres');

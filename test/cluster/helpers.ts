@@ -2,6 +2,10 @@
 // PostgreSQL schema (serverPlace('postgres')), driven over HTTP with the seq headers visible.
 
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
+import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { bootChild, type Child, type Json } from '../helpers/child-server.ts';
 import type { ServerPlace } from '../helpers/server.ts';
 
@@ -101,4 +105,37 @@ export async function converged(urls: string[], adminToken: string, ms = 10_000)
     ms,
     'every process at the same seq and hash',
   );
+}
+
+/** Journals `n` commands (accounts and deposits) straight through a sequencer, without snapshots. */
+export async function fillJournal(
+  databaseUrl: string,
+  env: Record<string, string>,
+  n: number,
+): Promise<void> {
+  const store = await PostgresStore.open(databaseUrl, 2);
+  try {
+    await store.migrate();
+    const config = loadConfig({ ...env, SNAPSHOT_EVERY: '1000000000' });
+    const rt = await ExchangeRuntime.open({ config, store, log: pino({ level: 'silent' }) });
+    const accounts = Array.from({ length: 100 }, () => rt.newId());
+    await rt.submitMany(accounts.map((accountId) => ({ type: 'CreateAccount', accountId })));
+    for (let done = accounts.length; done < n; ) {
+      const k = Math.min(5000, n - done);
+      await rt.submitMany(
+        Array.from({ length: k }, (_, i) => ({
+          type: 'Deposit' as const,
+          accountId: accounts[i % accounts.length]!,
+          currency: 'CASH' as const,
+          amount: 1,
+        })),
+      );
+      done += k;
+    }
+    await rt.close();
+    // close() writes a final snapshot; drop it so that followers really read the whole journal.
+    await store.exec('DELETE FROM snapshots');
+  } finally {
+    await store.close();
+  }
 }
