@@ -220,12 +220,16 @@ export class WriterLockSession {
     if (this.heldNow) return true;
     try {
       if (this.client === undefined) {
-        const c = new pg.Client(this.options);
+        // TCP keepalives on both ends: after a network partition the server drops the dead
+        // leader's session (and so its lock) within about 25 s instead of the OS default of hours,
+        // and this side learns of it too.
+        const c = new pg.Client({ ...this.options, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
         const gen = ++this.gen;
         c.on('error', (err) => this.lose(gen, err));
         c.on('end', () => this.lose(gen, new Error('writer lock session ended')));
         this.client = c;
         await c.connect();
+        await c.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3');
       }
       const r = await this.client.query(
         'SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok, pg_backend_pid() AS pid',
