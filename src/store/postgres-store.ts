@@ -229,7 +229,9 @@ export class WriterLockSession {
         c.on('end', () => this.lose(gen, new Error('writer lock session ended')));
         this.client = c;
         await c.connect();
-        await c.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3');
+        await c.query(
+          'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3',
+        );
       }
       const r = await this.client.query(
         'SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok, pg_backend_pid() AS pid',
