@@ -59,7 +59,21 @@ export interface Config {
   streamHeartbeatMs: number;
   /** /tape: per-connection send-buffer bound (bytes). */
   streamMaxBufferBytes: number;
+  /** PostgreSQL scale-out role (docs/cluster.md): contend for the writer lock, insist on it, or follow. */
+  role: TickbookRole;
+  /** The URL other processes forward commands to while this one leads (docs/cluster.md). */
+  advertiseUrl: string | undefined;
+  /** This process's PostgreSQL application_name (operators find and terminate its sessions by it). */
+  nodeName: string;
+  /** Longest wait (ms) for a replica to reach a request's x-tickbook-min-seq before 503. */
+  minSeqWaitMs: number;
+  /** Replica /readyz turns unready while its lag behind the journal exceeds this (ms). */
+  replicaMaxLagMs: number;
+  /** Replica journal poll interval (ms), the fallback of the LISTEN/NOTIFY doorbell. */
+  followPollMs: number;
 }
+
+export type TickbookRole = 'auto' | 'leader' | 'replica';
 
 export class ConfigError extends Error {
   constructor(
@@ -208,7 +222,26 @@ export function loadConfig(env: Env = process.env): Config {
     streamPingMs: int(env, 'STREAM_PING_MS', 15_000, 100, 600_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 5_000, 50, 5_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 16_384, 64 * 1_048_576),
+    role: oneOf<TickbookRole>(env, 'TICKBOOK_ROLE', databaseUrl === undefined ? 'leader' : 'auto', [
+      'auto',
+      'leader',
+      'replica',
+    ]),
+    advertiseUrl:
+      optStr(env, 'TICKBOOK_ADVERTISE_URL') === undefined
+        ? undefined
+        : url(env, 'TICKBOOK_ADVERTISE_URL', '', ['http:', 'https:']).replace(/\/+$/, ''),
+    nodeName: str(env, 'TICKBOOK_NODE_NAME', `tickbook-${process.pid}`).slice(0, 63),
+    minSeqWaitMs: int(env, 'TICKBOOK_MIN_SEQ_WAIT_MS', 2000, 0, 60_000),
+    replicaMaxLagMs: int(env, 'TICKBOOK_REPLICA_MAX_LAG_MS', 2000, 1, 3_600_000),
+    followPollMs: int(env, 'TICKBOOK_FOLLOW_POLL_MS', 250, 10, 60_000),
   };
+  if (databaseUrl === undefined && config.role === 'replica') {
+    throw new ConfigError(
+      'TICKBOOK_ROLE',
+      'replica needs PostgreSQL (DATABASE_URL): the embedded store is one process’s database, so it has no replicas (docs/cluster.md)',
+    );
+  }
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(
       config.adminClientId === undefined ? 'TICKBOOK_ADMIN_CLIENT_ID' : 'TICKBOOK_ADMIN_CLIENT_SECRET',

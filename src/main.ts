@@ -7,9 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
+import { AuthSync } from './cluster/auth-sync.ts';
+import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { bearerClientId } from './http/graphql/identify.ts';
 import { loggerOptions } from './http/logger.ts';
+import { clusterRoutes, registerClusterHooks } from './http/plugins/cluster.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
@@ -17,8 +20,10 @@ import parlayRoutes from './http/routes/parlay.ts';
 import tapeRoutes from './http/routes/tape.ts';
 import { openJournal } from './journal/open-journal.ts';
 import { Metrics } from './observability/metrics.ts';
+import type { ExchangePort } from './runtime/exchange-port.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
+import { PostgresStore } from './store/postgres-store.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 import { sqlDeadmanPersistence } from './stream/deadman.ts';
 import { createStream, type Stream } from './stream/service.ts';
@@ -28,9 +33,12 @@ export interface RunningServer {
   app: FastifyInstance;
   legacyApp: FastifyInstance | undefined;
   runtime: ExchangeRuntime;
-  stream: Stream;
+  /** The /tape stream: where the sequencer runs (absent on a PostgreSQL replica). */
+  stream: Stream | undefined;
   auth: AuthService;
   store: Store;
+  /** PostgreSQL: this process's scale-out role and state (docs/cluster.md). */
+  node?: ClusterNode;
   url: string;
   close(): Promise<void>;
 }
@@ -55,11 +63,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       : pino(logOpts as pino.LoggerOptions, pino.destination({ dest: 1, sync: false }));
   const metrics = new Metrics();
 
-  const store = await openStore(config);
+  const store = await openStore({ ...config, nodeName: config.nodeName });
+  // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
+  // which leads or follows. The embedded store is one process's: one writer, as before.
+  const clustered = store instanceof PostgresStore;
   // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
-  let releaseLock: () => Promise<void>;
+  let releaseLock: () => Promise<void> = async () => {};
   try {
-    releaseLock = (await store.acquireWriterLock?.()) ?? (async () => {});
+    if (!clustered) releaseLock = (await store.acquireWriterLock?.()) ?? releaseLock;
   } catch (err) {
     await store.close();
     throw err;
@@ -67,14 +78,36 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const applied = await store.migrate();
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
-  const journal = await openJournal(config, store);
-  const runtime = await ExchangeRuntime.open({ config, store, log, metrics, journal });
-  log.info(runtime.recovery, 'exchange state recovered');
+  let node: ClusterNode | undefined;
+  let embedded: ExchangeRuntime | undefined;
+  if (store instanceof PostgresStore) {
+    try {
+      node = await ClusterNode.open({ config, store, log, metrics });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    log.info({ ...node.recovery, mode: node.mode, node: config.nodeName }, 'exchange state recovered');
+  } else {
+    const journal = await openJournal(config, store);
+    embedded = await ExchangeRuntime.open({ config, store, log, metrics, journal });
+    log.info(embedded.recovery, 'exchange state recovered');
+  }
+  const exchangePort: ExchangePort & { accounts: ExchangeRuntime['accounts'] } = node ?? embedded!;
+  const leads = () => node === undefined || node.mode === 'leader';
+  const currentRuntime = (): ExchangeRuntime => {
+    const rt = node === undefined ? embedded : node.leaderRuntime;
+    if (rt === undefined) throw new Error('this process is a replica: it has no sequencer (docs/cluster.md)');
+    return rt;
+  };
 
-  const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });
-  const admin = await auth.ensureAdminClient();
+  const auth = await AuthService.create({ config, store, metrics, log, accounts: exchangePort.accounts });
+  // Replicas leave the operator client to the leader (it writes to the store).
+  const admin = leads() ? await auth.ensureAdminClient() : { clientId: config.adminClientId ?? '' };
+  const authSync = node === undefined ? undefined : new AuthSync(store, auth, log);
 
-  if (config.demo && runtime.empty) {
+  if (config.demo && leads() && currentRuntime().empty) {
+    const runtime = currentRuntime();
     log.info({ seed: config.demoSeed }, 'empty store: creating the demo slate');
     const n = await runtime.seedDemo((done, total) => {
       if (done === total || done % 10_000 === 0) log.info({ done, total }, 'demo slate');
@@ -82,38 +115,47 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info({ commands: n }, 'demo slate ready');
   }
 
-  const stream = createStream(runtime, {
-    heartbeatMs: config.streamHeartbeatMs,
-    maxBufferBytes: config.streamMaxBufferBytes,
-    persist: sqlDeadmanPersistence(store),
-  });
+  // The stream is fed by the sequencer's committed batches, so it lives where the sequencer does:
+  // the embedded store's process, or the PostgreSQL leader at start. A replica serves no /tape yet
+  // (docs/cluster.md, "Streams on replicas").
+  const stream = leads()
+    ? createStream(currentRuntime(), {
+        heartbeatMs: config.streamHeartbeatMs,
+        maxBufferBytes: config.streamMaxBufferBytes,
+        persist: sqlDeadmanPersistence(store),
+      })
+    : undefined;
   // Dead-man countdowns armed before a restart: re-armed, or fired now if they fell due meanwhile.
-  const rearmed = await stream.deadman.restore();
+  const rearmed = (await stream?.deadman.restore()) ?? 0;
   if (rearmed > 0) log.info({ rearmed }, 'dead-man switch countdowns restored');
   const app = await buildApp({
     config,
     store,
     metrics,
     logger: log,
-    ready: () => !runtime.sequencer.stopped,
+    ready: () => (node === undefined ? !embedded!.sequencer.stopped : node.ready()),
     features: async (a) => {
+      if (node !== undefined) registerClusterHooks(a, node, config);
       await registerAuthHttp(a, auth);
-      await a.register(exchangeApi, { port: runtime });
-      await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
+      await a.register(exchangeApi, { port: exchangePort });
+      await a.register(parlayRoutes, { reader: () => exchangePort.reader(), config });
       await a.register(graphqlRoutes, {
-        reader: () => runtime.reader(),
+        reader: () => exchangePort.reader(),
         rateLimit: config.graphqlRateLimit,
         graphiql: config.graphiql,
         identify: bearerClientId(auth),
       });
-      await a.register(tapeRoutes, {
-        hub: stream.hub,
-        deadman: stream.deadman,
-        auth,
-        metrics,
-        pingMs: config.streamPingMs,
-        publicBaseUrl: config.publicBaseUrl,
-      });
+      if (stream !== undefined) {
+        await a.register(tapeRoutes, {
+          hub: stream.hub,
+          deadman: stream.deadman,
+          auth,
+          metrics,
+          pingMs: config.streamPingMs,
+          publicBaseUrl: config.publicBaseUrl,
+        });
+      }
+      if (node !== undefined) await a.register(clusterRoutes, { node, config });
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -127,14 +169,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await legacyApp.listen({ port: config.legacyAuthPort, host: config.host });
   }
 
-  runtime.startTimers();
+  if (node !== undefined) node.start(url);
+  else embedded!.startTimers();
+  authSync?.start(250);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       if (legacyApp) await legacyApp.close();
-      await runtime.close();
+      authSync?.stop();
+      if (node !== undefined) await node.close();
+      else await embedded!.close();
       await auth.close();
       await releaseLock();
       await store.close();
@@ -155,14 +201,33 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         );
       });
     }
-    runtime.on('fatal', () => {
+    embedded?.on('fatal', () => {
       // Memory is ahead of the journal: stop now; the restart recovers from the journal.
       process.exit(70);
     });
   }
 
-  if (opts.banner) printBanner(config, url, admin.credentialsFile, config.legacyAuthPort);
-  return { config, app, legacyApp, runtime, stream, auth, store, url, close };
+  if (opts.banner)
+    printBanner(
+      config,
+      url,
+      'credentialsFile' in admin ? admin.credentialsFile : undefined,
+      config.legacyAuthPort,
+    );
+  return {
+    config,
+    app,
+    legacyApp,
+    get runtime() {
+      return currentRuntime();
+    },
+    stream,
+    auth,
+    store,
+    node,
+    url,
+    close,
+  };
 }
 
 function printBanner(

@@ -14,10 +14,10 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
 import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
 import { FileJournal } from '../journal/file-journal.ts';
-import { recover } from '../journal/recover.ts';
+import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { Store } from '../store/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
@@ -43,6 +43,11 @@ export interface RuntimeDeps {
    * store's journal table when absent. The runtime closes it on close().
    */
   journal?: JournalBackend;
+  /**
+   * Runs inside every journal transaction before it commits (the scale-out leader's fencing
+   * check, docs/cluster.md); throwing rolls the batch back and stops the sequencer.
+   */
+  beforeCommit?: (tx: Queryable, lastSeq: number) => Promise<void>;
 }
 
 export interface RecoveryReport {
@@ -111,8 +116,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   }
 
   /** Recovers the state from the store (snapshot + journal tail) and opens the sequencer. */
-  static async open(deps: RuntimeDeps): Promise<ExchangeRuntime> {
-    const { config, store } = deps;
+  static async open(deps: RuntimeDeps, recovered?: RecoveryResult<Exchange>): Promise<ExchangeRuntime> {
+    const { config, store, beforeCommit } = deps;
     const clock = deps.clock ?? demoClock(config);
     const journal = deps.journal ?? new SqlJournal(store);
     const projector = await HistoryProjector.open(store, deps.log);
@@ -122,21 +127,27 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     // between a journal sync and its projection.
     let chunk: { firstSeq: number; results: CommandResult[] } | undefined;
     let projectedOnStart = 0;
-    const rec = await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
-      isAccepted: (r) => r.ok,
-      journal,
-      maxSnapshotSeq: watermark,
-      onReplay: (seq, _cmd, r) => {
-        if (seq <= watermark) return;
-        chunk ??= { firstSeq: seq, results: [] };
-        chunk.results.push(r);
-        projectedOnStart++;
-        if (chunk.results.length >= 10_000) {
-          projector.enqueue(chunk.firstSeq, chunk.results);
-          chunk = undefined;
-        }
-      },
-    });
+    // A promoted replica hands over the state it has followed (docs/cluster.md) instead of
+    // recovering again, unless the history projection is behind that state: the results of the
+    // unprojected commands exist only by replaying them, so then it recovers like a restart.
+    const handOver = recovered !== undefined && recovered.lastSeq <= watermark ? recovered : undefined;
+    const rec =
+      handOver ??
+      (await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
+        isAccepted: (r) => r.ok,
+        journal,
+        maxSnapshotSeq: watermark,
+        onReplay: (seq, _cmd, r) => {
+          if (seq <= watermark) return;
+          chunk ??= { firstSeq: seq, results: [] };
+          chunk.results.push(r);
+          projectedOnStart++;
+          if (chunk.results.length >= 10_000) {
+            projector.enqueue(chunk.firstSeq, chunk.results);
+            chunk = undefined;
+          }
+        },
+      }));
     if (chunk !== undefined) projector.enqueue(chunk.firstSeq, chunk.results);
     await projector.drain();
     if (rec.lastSeq < watermark) {
@@ -158,6 +169,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
+      // The scale-out leader's fencing check runs inside every journal transaction (PostgreSQL
+      // only, docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
+      ...(beforeCommit !== undefined
+        ? { inTransaction: (tx: Queryable, batch: { lastSeq: number }) => beforeCommit(tx, batch.lastSeq) }
+        : {}),
     });
     const rt = new ExchangeRuntime(
       deps,

@@ -6,7 +6,9 @@ import type { Store } from './types.ts';
 export type { Queryable, QueryResult, Store, StoreKind } from './types.ts';
 
 /** DATABASE_URL selects PostgreSQL; otherwise the embedded store lives in DATA_DIR/pg. */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Store> {
-  if (config.databaseUrl !== undefined) return PostgresStore.open(config.databaseUrl);
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { nodeName?: string },
+): Promise<Store> {
+  if (config.databaseUrl !== undefined) return PostgresStore.open(config.databaseUrl, 10, config.nodeName);
   return PgliteStore.open(`${config.dataDir}/pg`);
 }

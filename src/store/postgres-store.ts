@@ -8,6 +8,9 @@ import { type Queryable, type QueryResult, type Store, WriterLockError } from '.
 // count or an amount within Number.MAX_SAFE_INTEGER, so parse them as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Pooled clients that already carry the no-op 'error' listener (see checkout()). */
+const LISTENED = new WeakSet<pg.PoolClient>();
+
 /** Advisory lock key of the single writer (the sequencer). */
 const WRITER_LOCK_KEY = 7355609;
 /** Advisory lock key held while migrating: one migrator at a time across processes. */
@@ -27,10 +30,15 @@ function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Prom
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(readonly pool: pg.Pool) {}
 
-  static async open(connectionString: string, max = 10): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString, max });
+  static async open(connectionString: string, max = 10, applicationName?: string): Promise<PostgresStore> {
+    // application_name names this process's sessions in pg_stat_activity (docs/cluster.md).
+    const pool = new pg.Pool({
+      connectionString,
+      max,
+      ...(applicationName === undefined ? {} : { application_name: applicationName }),
+    });
     // An idle client's error (server restart) must not crash the process; the next query fails
     // and is reported where it is made.
     pool.on('error', () => {});
@@ -48,7 +56,7 @@ export class PostgresStore implements Store {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       await client.query('BEGIN');
       const out = await fn(wrap(client));
@@ -62,8 +70,23 @@ export class PostgresStore implements Store {
     }
   }
 
-  async migrate(): Promise<string[]> {
+  /**
+   * A pooled client for several statements. A checked-out client's session may die between two
+   * statements (PostgreSQL restart, terminated backend); node-postgres then emits 'error' on it,
+   * which without a listener is an uncaught exception that kills the process. The listener keeps
+   * it a failed statement, reported where it is made.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
+    if (!LISTENED.has(client)) {
+      LISTENED.add(client);
+      client.on('error', () => {});
+    }
+    return client;
+  }
+
+  async migrate(): Promise<string[]> {
+    const client = await this.checkout();
     try {
       // One migrator at a time across processes (a leader and replicas may start together).
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -100,7 +123,7 @@ export class PostgresStore implements Store {
   async acquireWriterLock(): Promise<() => Promise<void>> {
     // Session-level advisory lock on a connection kept out of the pool for the process's life:
     // the lock goes with the session, so a crashed leader releases it (DESIGN.md §1 principle 7).
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     // Keyed by schema as well: one database may hold several stores in separate schemas
     // (tenants, environments, tests), each with its own writer.
     const r = await client.query('SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok', [
@@ -120,6 +143,44 @@ export class PostgresStore implements Store {
     };
   }
 
+  /**
+   * A dedicated session for the writer lock (scale-out, docs/cluster.md): unlike
+   * acquireWriterLock, taking it may be retried, and losing the session (a PostgreSQL restart, a
+   * terminated backend) is reported through onLost instead of crashing the process.
+   */
+  writerLockSession(onLost: (err: unknown) => void): WriterLockSession {
+    return new WriterLockSession(this.pool.options, onLost);
+  }
+
+  /**
+   * LISTENs on `channel` on a dedicated session; `onNotify` receives each payload. The session's
+   * loss is reported through onLost (the caller re-listens after the outage).
+   */
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost: (err: unknown) => void,
+  ): Promise<() => Promise<void>> {
+    const client = new pg.Client(this.pool.options);
+    let lost = false;
+    const lose = (err: unknown) => {
+      if (lost) return;
+      lost = true;
+      onLost(err);
+    };
+    client.on('error', lose);
+    client.on('end', () => lose(new Error('LISTEN session ended')));
+    client.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    return async () => {
+      lost = true;
+      await client.end().catch(() => {});
+    };
+  }
+
   async ping(): Promise<boolean> {
     try {
       await this.pool.query('SELECT 1');
@@ -131,5 +192,92 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+}
+
+/**
+ * The writer's advisory lock on its own session (DESIGN.md §1 principle 7): session-level, so a
+ * dead process's lock is released by the server. The session has an 'error' listener: a
+ * PostgreSQL restart or a terminated backend is a lost lock to step down from (onLost), never an
+ * uncaught exception. Keyed by schema like acquireWriterLock, so stores in separate schemas of one
+ * database (tests, tenants) never contend.
+ */
+export class WriterLockSession {
+  private client: pg.Client | undefined;
+  private heldNow = false;
+  private gen = 0;
+
+  constructor(
+    private readonly options: pg.ClientConfig,
+    private readonly onLost: (err: unknown) => void,
+  ) {}
+
+  get held(): boolean {
+    return this.heldNow;
+  }
+
+  /** PostgreSQL backend pid of the session holding the lock (when held). */
+  backendPid: number | undefined;
+
+  /** Tries once to take the lock; true when this session holds it now. Never throws. */
+  async tryTake(): Promise<boolean> {
+    if (this.heldNow) return true;
+    try {
+      if (this.client === undefined) {
+        // TCP keepalives on both ends: after a network partition the server drops the dead
+        // leader's session (and so its lock) within about 25 s instead of the OS default of hours,
+        // and this side learns of it too.
+        const c = new pg.Client({ ...this.options, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+        const gen = ++this.gen;
+        c.on('error', (err) => this.lose(gen, err));
+        c.on('end', () => this.lose(gen, new Error('writer lock session ended')));
+        this.client = c;
+        await c.connect();
+        await c.query(
+          'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3',
+        );
+      }
+      const r = await this.client.query(
+        'SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok, pg_backend_pid() AS pid',
+        [WRITER_LOCK_KEY],
+      );
+      if (r.rows[0]?.ok === true) {
+        this.heldNow = true;
+        this.backendPid = Number(r.rows[0].pid);
+      }
+      return this.heldNow;
+    } catch {
+      this.drop();
+      return false;
+    }
+  }
+
+  private lose(gen: number, err: unknown): void {
+    if (gen !== this.gen) return;
+    const wasHeld = this.heldNow;
+    this.drop();
+    if (wasHeld) this.onLost(err);
+  }
+
+  private drop(): void {
+    this.gen++;
+    this.heldNow = false;
+    this.backendPid = undefined;
+    const c = this.client;
+    this.client = undefined;
+    c?.end().catch(() => {});
+  }
+
+  /** Releases the lock (ending the session releases it too). */
+  async release(): Promise<void> {
+    const c = this.client;
+    this.gen++;
+    this.heldNow = false;
+    this.client = undefined;
+    if (c === undefined) return;
+    await c
+      .query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [WRITER_LOCK_KEY])
+      .catch(() => {});
+    await c.end().catch(() => {});
   }
 }

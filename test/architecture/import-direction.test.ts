@@ -39,6 +39,7 @@ function unitOf(rel: string): Unit {
     case 'cli':
       return 'cli';
     case 'runtime':
+    case 'cluster': // leader/replica roles over the runtime (docs/cluster.md)
       return 'application';
     case 'demo':
       return 'demo';
