@@ -2,19 +2,23 @@
 // optional legacy auth listener, timers, and a clean shutdown on SIGINT/SIGTERM (final snapshot).
 // Thin on purpose (DESIGN.md §10): everything it starts is built and tested elsewhere.
 
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { loggerOptions } from './http/logger.ts';
 import { Metrics } from './http/metrics.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
+import { bannerLines, renderBanner } from './start/banner.ts';
+import { createLogger } from './start/log-output.ts';
+import { phase } from './start/progress.ts';
+import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
+import { PgliteStore } from './store/pglite-store.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 
 export interface RunningServer {
@@ -38,11 +42,14 @@ export interface StartOptions {
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env);
-  const logOpts = loggerOptions(config.logLevel);
-  const log = logOpts === false ? pino({ level: 'silent' }) : pino(logOpts as pino.LoggerOptions);
+  const log = createLogger(config);
   const metrics = new Metrics();
 
-  const store = await openStore(config);
+  const store = await phase(log, storeOpening(config), () =>
+    openStore(config).catch((err: unknown) => {
+      throw config.databaseUrl === undefined ? err : databaseStartError(err, config.databaseUrl);
+    }),
+  );
   // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
   let releaseLock: () => Promise<void>;
   try {
@@ -51,10 +58,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await store.close();
     throw err;
   }
-  const applied = await store.migrate();
+  const applied = await phase(log, 'applying store migrations', () => store.migrate());
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
-  const runtime = await ExchangeRuntime.open({ config, store, log, metrics });
+  const runtime = await phase(log, 'recovering the exchange state (snapshot + journal)', () =>
+    ExchangeRuntime.open({ config, store, log, metrics }),
+  );
   log.info(runtime.recovery, 'exchange state recovered');
 
   const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });
@@ -80,7 +89,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+    throw listenStartError(err, config.host, config.port) ?? err;
+  });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -88,7 +99,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let legacyApp: FastifyInstance | undefined;
   if (config.legacyAuthPort !== undefined) {
     legacyApp = await buildLegacyAuthApp({ config, auth });
-    await legacyApp.listen({ port: config.legacyAuthPort, host: config.host });
+    const legacyPort = config.legacyAuthPort;
+    await legacyApp.listen({ port: legacyPort, host: config.host }).catch((err: unknown) => {
+      const e = listenStartError(err, config.host, legacyPort);
+      throw e?.variable === 'PORT'
+        ? new StartError('LEGACY_AUTH_PORT', e.message.replace(/^.*?PORT: /, ''), e.exitCode)
+        : (e ?? err);
+    });
   }
 
   runtime.startTimers();
@@ -125,35 +142,26 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
   }
 
-  if (opts.banner) printBanner(config, url, admin.credentialsFile, config.legacyAuthPort);
+  if (opts.banner) {
+    const lines = bannerLines({
+      config,
+      url,
+      credentialsFile: resolve(admin.credentialsFile ?? config.adminCredentialsFile),
+      legacyPort: config.legacyAuthPort,
+      demoRunning: config.demo,
+    });
+    process.stdout.write(`${renderBanner(lines, process.stdout.isTTY === true)}\n`);
+  }
   return { config, app, legacyApp, runtime, auth, store, url, close };
 }
 
-function printBanner(
-  config: Config,
-  url: string,
-  credentialsFile: string | undefined,
-  legacyPort?: number,
-): void {
-  const creds = credentialsFile ?? `${config.dataDir}/admin-credentials.json`;
-  const lines = [
-    '',
-    `Tickbook listening on ${url}  (public base URL ${config.publicBaseUrl}, env ${config.env})`,
-    legacyPort !== undefined ? `Legacy token host on port ${legacyPort} (/oauth/token)` : '',
-    `Store: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pg`}`,
-    `API reference: ${url}/docs   OpenAPI: ${url}/openapi.json`,
-    '',
-    'Get a token:',
-    config.adminClientId
-      ? '  the operator client is TICKBOOK_ADMIN_CLIENT_ID / TICKBOOK_ADMIN_CLIENT_SECRET'
-      : `  operator credentials are in ${creds} (mode 0600)`,
-    `  create a trader client:   npx tickbook clients create --name my-bot${config.port === 8080 && config.host === '127.0.0.1' ? '' : ` --url ${url}`}`,
-    `  then:  curl -s ${url}/nbx/v1/auth/emm-token -H 'content-type: application/json' \\`,
-    `           -d '{"grant_type":"client_credentials","client_id":"<CLIENT_ID>","client_secret":"<CLIENT_SECRET>"}'`,
-    `  and:   curl -s ${url}/nbx/v2/emm/events?limit=2 -H "authorization: Bearer <ACCESS_TOKEN>"`,
-    '',
-  ];
-  process.stdout.write(lines.filter((l, i) => l !== '' || i === 0 || lines[i - 1] !== '').join('\n') + '\n');
+/** What opening the store is called in the progress lines: a first embedded start runs initdb. */
+function storeOpening(config: Config): string {
+  if (config.databaseUrl !== undefined) return 'connecting to PostgreSQL (DATABASE_URL)';
+  const dir = `${config.dataDir}/pg`;
+  return PgliteStore.exists(dir)
+    ? `opening the embedded database in ${dir}`
+    : `creating the embedded database in ${dir} (first start: up to a minute)`;
 }
 
 // `npm start` runs this file directly.
@@ -162,6 +170,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (err instanceof ConfigError || err instanceof WriterLockError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
+    }
+    if (err instanceof StartError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(err.exitCode);
     }
     process.stderr.write(
       `tickbook failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

@@ -1,9 +1,10 @@
 // `tickbook` — the command-line entry (bin/tickbook.js runs this through tsx). Commands come from
 // commands/index.ts; `--json` gives machine-readable output, `--help` the usage.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { StartError } from '../start/start-error.ts';
+import { packageVersion } from '../start/version.ts';
 import { openStore } from '../store/index.ts';
 import { type Store, WriterLockError } from '../store/types.ts';
 import { COMMANDS } from './commands/index.ts';
@@ -34,14 +35,6 @@ function usage(): string {
     'Client commands call a running server (--url, default http://$HOST:$PORT) with the operator',
     'credentials from TICKBOOK_ADMIN_CLIENT_ID/_SECRET or $DATA_DIR/admin-credentials.json.',
   ].join('\n');
-}
-
-/** The package version; package.json sits two levels up from both src/cli/ and dist/cli/. */
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version?: unknown;
-  };
-  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
 /** Usage of a command group (`tickbook clients`): the commands whose name starts with the group word. */
@@ -154,6 +147,10 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     if (e instanceof ConfigError) {
       err(`error: ${e.message}`);
       return 2;
+    }
+    if (e instanceof StartError) {
+      err(`error: ${e.message}`);
+      return e.exitCode;
     }
     err(`error: ${(e as Error).stack ?? String(e)}`);
     return 1;
