@@ -13,6 +13,7 @@ import exchangeApi from './http/routes/exchange-api.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
+import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
 import { bannerLines, renderBanner } from './start/banner.ts';
 import { createLogger } from './start/log-output.ts';
 import { phase } from './start/progress.ts';
@@ -65,6 +66,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     ExchangeRuntime.open({ config, store, log, metrics }),
   );
   log.info(runtime.recovery, 'exchange state recovered');
+  attachOperatorMetrics(metrics.registry, runtime);
 
   const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });
   const admin = await auth.ensureAdminClient();
