@@ -58,6 +58,12 @@ export interface Config {
    * a PostgreSQL store never overwrites the embedded store's file in the same DATA_DIR.
    */
   adminCredentialsFile: string;
+  /** Disk retention (docs/disk-use.md): seconds between passes; 0 turns retention off. */
+  retentionIntervalSeconds: number;
+  /** Drop journal rows the oldest kept snapshot covers ('snapshot') or keep all ('all'). */
+  journalRetention: 'all' | 'snapshot';
+  /** Drop cancelled, never-filled order-history rows older than this many seconds; 0 keeps them. */
+  canceledOrderRetentionSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -243,6 +249,23 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['auto', 'json', 'pretty']),
     adminCredentialsFile: adminCredentialsFile(str(env, 'DATA_DIR', './data'), databaseUrl),
+    // The embedded store has no autovacuum or checkpointer, so retention runs by default there;
+    // journal and history pruning default on only for the demo (docs/disk-use.md).
+    retentionIntervalSeconds: int(
+      env,
+      'RETENTION_INTERVAL_SECONDS',
+      databaseUrl === undefined ? 60 : 0,
+      0,
+      86_400,
+    ),
+    journalRetention: oneOf(env, 'JOURNAL_RETENTION', demo ? 'snapshot' : 'all', ['all', 'snapshot']),
+    canceledOrderRetentionSeconds: int(
+      env,
+      'CANCELED_ORDER_RETENTION_SECONDS',
+      demo ? 3600 : 0,
+      0,
+      10 * 365 * 86_400,
+    ),
   };
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(

@@ -20,6 +20,7 @@ import { phase } from './start/progress.ts';
 import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
 import { PgliteStore } from './store/pglite-store.ts';
+import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 
 export interface RunningServer {
@@ -111,12 +112,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 
   runtime.startTimers();
+  const retention = new Retention(store, {
+    pruneJournal: config.journalRetention === 'snapshot',
+    canceledOrderMaxAgeMs: config.canceledOrderRetentionSeconds * 1000,
+    vacuumAndCheckpoint: store.kind === 'pglite',
+  });
+  if (config.retentionIntervalSeconds > 0) retention.start(config.retentionIntervalSeconds * 1000, log);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       if (legacyApp) await legacyApp.close();
+      await retention.stop();
       await runtime.close();
       await auth.close();
       await releaseLock();
