@@ -262,7 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     canceledOrderRetentionSeconds: int(
       env,
       'CANCELED_ORDER_RETENTION_SECONDS',
-      demo ? 3600 : 0,
+      demo ? 300 : 0,
       0,
       10 * 365 * 86_400,
     ),
