@@ -11,6 +11,7 @@ import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
+import { finishDocument, SECURITY_OAUTH2, transformRoute } from './http/openapi/document.ts';
 import opsRoutes from './http/routes/ops.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { Store } from './store/types.ts';
@@ -103,16 +104,44 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         version: '0.1.0',
         description:
           'Sports event-contract exchange: parlay prices, OAuth2 client-credentials tokens, event metadata, events, markets with orderbooks, orders and account balance.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      servers: [{ url: config.publicBaseUrl }],
+      // Same origin first, so "Try it out" on /docs works from whatever address the browser used
+      // (docs/openapi.md); the configured public URL second.
+      servers: [
+        { url: '/', description: 'This server (same origin as the page)' },
+        { url: config.publicBaseUrl, description: 'PUBLIC_BASE_URL' },
+      ],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Paste an access token',
+          },
+          [SECURITY_OAUTH2]: {
+            type: 'oauth2',
+            description: 'Log in with a client id and secret (OAuth 2.0 client credentials, RFC 6749 §4.4)',
+            flows: {
+              clientCredentials: {
+                tokenUrl: '/nbx/v1/auth/emm-token',
+                scopes: {
+                  'read:tape': 'Market data: metadata, events, markets, books',
+                  'read:trader': "The caller's own account: balance, positions, orders, fills",
+                  'execute:trader': 'Order entry',
+                  admin: 'The operator API',
+                },
+              },
+            },
+          },
         },
       },
     },
+    transform: transformRoute as never,
+    transformObject: ((d: { openapiObject?: unknown }) => finishDocument(d.openapiObject as never)) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true } });
 
   await app.register(opsRoutes, { store: deps.store, metrics, ready: deps.ready });
   if (deps.features) await deps.features(app);

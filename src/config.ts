@@ -2,6 +2,10 @@
 // parsed once, typed, validated, and handed to the rest of the program as a frozen object.
 // An invalid value stops the start with a message naming the variable.
 
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+
 export type TokenAlg = 'RS256' | 'ES256' | 'EdDSA';
 export type TickbookEnv = 'production' | 'qa';
 
@@ -71,6 +75,19 @@ export interface Config {
   replicaMaxLagMs: number;
   /** Replica journal poll interval (ms), the fallback of the LISTEN/NOTIFY doorbell. */
   followPollMs: number;
+  /** Log lines: JSON, pretty (pino-pretty), or auto = pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /**
+   * Where generated operator credentials are written: one file per store (docs/operations.md), so
+   * a PostgreSQL store never overwrites the embedded store's file in the same DATA_DIR.
+   */
+  adminCredentialsFile: string;
+  /** Disk retention (docs/disk-use.md): seconds between passes; 0 turns retention off. */
+  retentionIntervalSeconds: number;
+  /** Drop journal rows the oldest kept snapshot covers ('snapshot') or keep all ('all'). */
+  journalRetention: 'all' | 'snapshot';
+  /** Drop cancelled, never-filled order-history rows older than this many seconds; 0 keeps them. */
+  canceledOrderRetentionSeconds: number;
 }
 
 export type TickbookRole = 'auto' | 'leader' | 'replica';
@@ -175,11 +192,75 @@ function audienceList(env: Env, name: string, fallback: string): readonly string
   return Object.freeze(list);
 }
 
+/** DATABASE_URL: a postgres:// URL naming a host (a socket directory may come as ?host=). */
+function postgresUrl(raw: string): void {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'expected a URL like postgres://user:password@host:5432/database, got something that is not a URL',
+    );
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `expected a postgres:// or postgresql:// URL, got the scheme ${JSON.stringify(u.protocol)}`,
+    );
+  }
+  if (u.hostname === '' && !u.searchParams.has('host')) {
+    throw new ConfigError('DATABASE_URL', 'the URL names no host (postgres://user@host:5432/database)');
+  }
+}
+
+/** DATABASE_URL without its password, for messages and the start banner. */
+export function redactDatabaseUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** HOST: an IPv4/IPv6 address (brackets allowed) or a DNS name (RFC 1123 §2.1). */
+function host(raw: string): string {
+  const v = raw.trim().replace(/^\[(.*)\]$/, '$1');
+  if (isIP(v) !== 0 || HOSTNAME.test(v)) return v;
+  throw new ConfigError(
+    'HOST',
+    `expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, got ${JSON.stringify(raw)}`,
+  );
+}
+
+/**
+ * The operator credentials file of a store. The embedded store owns DATA_DIR, so its file keeps
+ * the name admin-credentials.json; a PostgreSQL store's file is named by a hash of the URL without
+ * its password (host, port, database, user, options), one file per database (docs/operations.md).
+ */
+export function adminCredentialsFile(dataDir: string, databaseUrl: string | undefined): string {
+  if (databaseUrl === undefined) return join(dataDir, 'admin-credentials.json');
+  let key = databaseUrl;
+  try {
+    const u = new URL(databaseUrl);
+    u.password = '';
+    key = u.toString();
+  } catch {
+    // validated earlier; the raw string is still a stable key
+  }
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  return join(dataDir, `admin-credentials.postgres-${hash}.json`);
+}
+
 /** Parses the configuration from an environment (process.env by default). Throws ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const databaseUrl = optStr(env, 'DATABASE_URL');
-  if (databaseUrl !== undefined) url(env, 'DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
+  if (databaseUrl !== undefined) postgresUrl(databaseUrl);
   // The issuer and legacy audience carry no trailing slash, so that string comparison is exact.
   const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(
     /\/+$/,
@@ -189,7 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
   const demo = bool(env, 'TICKBOOK_DEMO', databaseUrl === undefined);
   const config: Config = {
     port,
-    host: str(env, 'HOST', '127.0.0.1'),
+    host: host(str(env, 'HOST', '127.0.0.1')),
     dataDir: str(env, 'DATA_DIR', './data'),
     databaseUrl,
     publicBaseUrl,
@@ -235,6 +316,25 @@ export function loadConfig(env: Env = process.env): Config {
     minSeqWaitMs: int(env, 'TICKBOOK_MIN_SEQ_WAIT_MS', 2000, 0, 60_000),
     replicaMaxLagMs: int(env, 'TICKBOOK_REPLICA_MAX_LAG_MS', 2000, 1, 3_600_000),
     followPollMs: int(env, 'TICKBOOK_FOLLOW_POLL_MS', 250, 10, 60_000),
+    logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['auto', 'json', 'pretty']),
+    adminCredentialsFile: adminCredentialsFile(str(env, 'DATA_DIR', './data'), databaseUrl),
+    // The embedded store has no autovacuum or checkpointer, so retention runs by default there;
+    // journal and history pruning default on only for the demo (docs/disk-use.md).
+    retentionIntervalSeconds: int(
+      env,
+      'RETENTION_INTERVAL_SECONDS',
+      databaseUrl === undefined ? 60 : 0,
+      0,
+      86_400,
+    ),
+    journalRetention: oneOf(env, 'JOURNAL_RETENTION', demo ? 'snapshot' : 'all', ['all', 'snapshot']),
+    canceledOrderRetentionSeconds: int(
+      env,
+      'CANCELED_ORDER_RETENTION_SECONDS',
+      demo ? 300 : 0,
+      0,
+      10 * 365 * 86_400,
+    ),
   };
   if (databaseUrl === undefined && config.role === 'replica') {
     throw new ConfigError(

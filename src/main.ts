@@ -2,16 +2,15 @@
 // optional legacy auth listener, timers, and a clean shutdown on SIGINT/SIGTERM (final snapshot).
 // Thin on purpose (DESIGN.md §10): everything it starts is built and tested elsewhere.
 
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { bearerClientId } from './http/graphql/identify.ts';
-import { loggerOptions } from './http/logger.ts';
 import { clusterRoutes, registerClusterHooks } from './http/plugins/cluster.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import graphqlRoutes from './http/routes/graphql.ts';
@@ -22,8 +21,15 @@ import { openJournal } from './journal/open-journal.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { ExchangePort } from './runtime/exchange-port.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
+import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
+import { bannerLines, renderBanner } from './start/banner.ts';
+import { createLogger } from './start/log-output.ts';
+import { phase } from './start/progress.ts';
+import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
+import { PgliteStore } from './store/pglite-store.ts';
 import { PostgresStore } from './store/postgres-store.ts';
+import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 import { sqlDeadmanPersistence } from './stream/deadman.ts';
 import { createStream, type Stream } from './stream/service.ts';
@@ -53,17 +59,14 @@ export interface StartOptions {
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env);
-  const logOpts = loggerOptions(config.logLevel);
-  // Asynchronous stdout (sonic-boom without sync): lines written while a write is in flight are
-  // joined into the next write instead of costing a syscall each; pino flushes on exit. A kill -9
-  // can lose the last lines, never a journaled command (docs/http.md, "Access log").
-  const log =
-    logOpts === false
-      ? pino({ level: 'silent' })
-      : pino(logOpts as pino.LoggerOptions, pino.destination({ dest: 1, sync: false }));
+  const log = createLogger(config);
   const metrics = new Metrics();
 
-  const store = await openStore({ ...config, nodeName: config.nodeName });
+  const store = await phase(log, storeOpening(config), () =>
+    openStore({ ...config, nodeName: config.nodeName }).catch((err: unknown) => {
+      throw config.databaseUrl === undefined ? err : databaseStartError(err, config.databaseUrl);
+    }),
+  );
   // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
   // which leads or follows. The embedded store is one process's: one writer, as before.
   const clustered = store instanceof PostgresStore;
@@ -75,7 +78,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await store.close();
     throw err;
   }
-  const applied = await store.migrate();
+  const applied = await phase(log, 'applying store migrations', () => store.migrate());
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
   let node: ClusterNode | undefined;
@@ -90,8 +93,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info({ ...node.recovery, mode: node.mode, node: config.nodeName }, 'exchange state recovered');
   } else {
     const journal = await openJournal(config, store);
-    embedded = await ExchangeRuntime.open({ config, store, log, metrics, journal });
+    embedded = await phase(log, 'recovering the exchange state (snapshot + journal)', () =>
+      ExchangeRuntime.open({ config, store, log, metrics, journal }),
+    );
     log.info(embedded.recovery, 'exchange state recovered');
+    attachOperatorMetrics(metrics.registry, embedded);
   }
   const exchangePort: ExchangePort & { accounts: ExchangeRuntime['accounts'] } = node ?? embedded!;
   const leads = () => node === undefined || node.mode === 'leader';
@@ -158,7 +164,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       if (node !== undefined) await a.register(clusterRoutes, { node, config });
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+    throw listenStartError(err, config.host, config.port) ?? err;
+  });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -166,18 +174,35 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let legacyApp: FastifyInstance | undefined;
   if (config.legacyAuthPort !== undefined) {
     legacyApp = await buildLegacyAuthApp({ config, auth });
-    await legacyApp.listen({ port: config.legacyAuthPort, host: config.host });
+    const legacyPort = config.legacyAuthPort;
+    await legacyApp.listen({ port: legacyPort, host: config.host }).catch((err: unknown) => {
+      const e = listenStartError(err, config.host, legacyPort);
+      throw e?.variable === 'PORT'
+        ? new StartError('LEGACY_AUTH_PORT', e.message.replace(/^.*?PORT: /, ''), e.exitCode)
+        : (e ?? err);
+    });
   }
 
   if (node !== undefined) node.start(url);
   else embedded!.startTimers();
   authSync?.start(250);
+  const retention = new Retention(store, {
+    pruneJournal: config.journalRetention === 'snapshot',
+    // The embedded journal is segment files: retention deletes those a durable snapshot covers.
+    ...(embedded !== undefined
+      ? { pruneJournalWith: async () => (await embedded!.pruneJournal()).segments }
+      : {}),
+    canceledOrderMaxAgeMs: config.canceledOrderRetentionSeconds * 1000,
+    vacuumAndCheckpoint: store.kind === 'pglite',
+  });
+  if (config.retentionIntervalSeconds > 0) retention.start(config.retentionIntervalSeconds * 1000, log);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       if (legacyApp) await legacyApp.close();
+      await retention.stop();
       authSync?.stop();
       if (node !== undefined) await node.close();
       else await embedded!.close();
@@ -207,13 +232,18 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
   }
 
-  if (opts.banner)
-    printBanner(
+  if (opts.banner) {
+    const lines = bannerLines({
       config,
       url,
-      'credentialsFile' in admin ? admin.credentialsFile : undefined,
-      config.legacyAuthPort,
-    );
+      credentialsFile: resolve(
+        ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
+      ),
+      legacyPort: config.legacyAuthPort,
+      demoRunning: config.demo && leads(),
+    });
+    process.stdout.write(`${renderBanner(lines, process.stdout.isTTY === true)}\n`);
+  }
   return {
     config,
     app,
@@ -230,31 +260,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   };
 }
 
-function printBanner(
-  config: Config,
-  url: string,
-  credentialsFile: string | undefined,
-  legacyPort?: number,
-): void {
-  const creds = credentialsFile ?? `${config.dataDir}/admin-credentials.json`;
-  const lines = [
-    '',
-    `Tickbook listening on ${url}  (public base URL ${config.publicBaseUrl}, env ${config.env})`,
-    legacyPort !== undefined ? `Legacy token host on port ${legacyPort} (/oauth/token)` : '',
-    `Store: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pg`}`,
-    `API reference: ${url}/docs   OpenAPI: ${url}/openapi.json`,
-    '',
-    'Get a token:',
-    config.adminClientId
-      ? '  the operator client is TICKBOOK_ADMIN_CLIENT_ID / TICKBOOK_ADMIN_CLIENT_SECRET'
-      : `  operator credentials are in ${creds} (mode 0600)`,
-    `  create a trader client:   npx tickbook clients create --name my-bot${config.port === 8080 && config.host === '127.0.0.1' ? '' : ` --url ${url}`}`,
-    `  then:  curl -s ${url}/nbx/v1/auth/emm-token -H 'content-type: application/json' \\`,
-    `           -d '{"grant_type":"client_credentials","client_id":"<CLIENT_ID>","client_secret":"<CLIENT_SECRET>"}'`,
-    `  and:   curl -s ${url}/nbx/v2/emm/events?limit=2 -H "authorization: Bearer <ACCESS_TOKEN>"`,
-    '',
-  ];
-  process.stdout.write(lines.filter((l, i) => l !== '' || i === 0 || lines[i - 1] !== '').join('\n') + '\n');
+/** What opening the store is called in the progress lines: a first embedded start runs initdb. */
+function storeOpening(config: Config): string {
+  if (config.databaseUrl !== undefined) return 'connecting to PostgreSQL (DATABASE_URL)';
+  const dir = `${config.dataDir}/pg`;
+  return PgliteStore.exists(dir)
+    ? `opening the embedded database in ${dir}`
+    : `creating the embedded database in ${dir} (first start: up to a minute)`;
 }
 
 // `npm start` runs this file directly.
@@ -263,6 +275,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (err instanceof ConfigError || err instanceof WriterLockError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
+    }
+    if (err instanceof StartError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(err.exitCode);
     }
     process.stderr.write(
       `tickbook failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

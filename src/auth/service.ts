@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { JWK } from 'jose';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
@@ -610,11 +610,11 @@ export class AuthService {
   /**
    * Makes sure an operator client exists. With TICKBOOK_ADMIN_CLIENT_ID/_SECRET: that client, with
    * scope admin plus the trader scopes, active, accepting that secret. Without: when no active
-   * admin client exists yet, generates one and writes it to $DATA_DIR/admin-credentials.json
-   * (mode 0600); the log names the file, never the secret.
+   * admin client exists yet, generates one and writes it to the store's credentials file
+   * (config.adminCredentialsFile, mode 0600); the log names the file, never the secret.
    */
   async ensureAdminClient(): Promise<AdminBootstrap> {
-    const { adminClientId, adminClientSecret, dataDir } = this.config;
+    const { adminClientId, adminClientSecret, adminCredentialsFile } = this.config;
     if (adminClientId !== undefined && adminClientSecret !== undefined) {
       if (adminClientSecret.length < 32) {
         this.deps.log.warn(
@@ -651,8 +651,8 @@ export class AuthService {
     const admin = this.clients.all().find((c) => c.status === 'active' && c.scopes.includes('admin'));
     if (admin !== undefined) return { clientId: admin.clientId, created: false };
     const created = await this.createClient({ name: 'operator', scopes: ADMIN_SCOPES });
-    const file = resolve(join(dataDir, 'admin-credentials.json'));
-    mkdirSync(dataDir, { recursive: true });
+    const file = resolve(adminCredentialsFile);
+    mkdirSync(dirname(file), { recursive: true });
     const body = {
       clientId: created.clientId,
       clientSecret: created.clientSecret,

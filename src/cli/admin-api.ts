@@ -4,7 +4,6 @@
 // in-memory client registry stays the single writer (src/auth/clients.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { type CliContext, CliError, type CommandArgs, type OptionSpec } from './types.ts';
 
@@ -15,13 +14,13 @@ export interface AdminCredentials {
 }
 
 export function readAdminCredentials(
-  config: Pick<Config, 'adminClientId' | 'adminClientSecret' | 'dataDir'>,
+  config: Pick<Config, 'adminClientId' | 'adminClientSecret' | 'adminCredentialsFile'>,
 ): AdminCredentials {
   const { adminClientId: id, adminClientSecret: secret } = config;
   if (id !== undefined && secret !== undefined) {
     return { clientId: id, clientSecret: secret, source: 'environment' };
   }
-  const file = join(config.dataDir, 'admin-credentials.json');
+  const file = config.adminCredentialsFile;
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8')) as { clientId?: unknown; clientSecret?: unknown };
     if (typeof j.clientId === 'string' && typeof j.clientSecret === 'string') {
@@ -30,7 +29,7 @@ export function readAdminCredentials(
     throw new CliError(`${file} does not hold clientId and clientSecret`);
   }
   throw new CliError(
-    `no operator credentials: set TICKBOOK_ADMIN_CLIENT_ID and TICKBOOK_ADMIN_CLIENT_SECRET, or run from the directory whose DATA_DIR holds admin-credentials.json (looked for ${file})`,
+    `no operator credentials: set TICKBOOK_ADMIN_CLIENT_ID and TICKBOOK_ADMIN_CLIENT_SECRET, or run with the DATA_DIR and DATABASE_URL of the server, whose store's credentials file it reads (looked for ${file})`,
   );
 }
 

@@ -3,6 +3,8 @@
 
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { StartError } from '../start/start-error.ts';
+import { packageVersion } from '../start/version.ts';
 import { openStore } from '../store/index.ts';
 import { type Store, WriterLockError } from '../store/types.ts';
 import { COMMANDS } from './commands/index.ts';
@@ -24,7 +26,7 @@ const GLOBAL_OPTIONS = {
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'usage: tickbook <command> [options] [--json] [--help]',
+    'usage: tickbook <command> [options] [--json] [--help]    tickbook --version',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -32,6 +34,19 @@ function usage(): string {
     'Configuration comes from the environment (PORT, DATA_DIR, DATABASE_URL, …; see README).',
     'Client commands call a running server (--url, default http://$HOST:$PORT) with the operator',
     'credentials from TICKBOOK_ADMIN_CLIENT_ID/_SECRET or $DATA_DIR/admin-credentials.json.',
+  ].join('\n');
+}
+
+/** Usage of a command group (`tickbook clients`): the commands whose name starts with the group word. */
+function groupUsage(group: string): string | undefined {
+  const members = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+  if (members.length === 0) return undefined;
+  const width = Math.max(...members.map((c) => c.name.length));
+  return [
+    `usage: tickbook ${group} <command> [options] [--json] [--help]`,
+    '',
+    'commands:',
+    ...members.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
   ].join('\n');
 }
 
@@ -59,8 +74,19 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   const out = io.stdout ?? ((t: string) => process.stdout.write(`${t}\n`));
   const err = io.stderr ?? ((t: string) => process.stderr.write(`${t}\n`));
   const env = io.env ?? process.env;
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+    out(`tickbook ${packageVersion()}`);
+    return 0;
+  }
   const found = findCommand(argv);
   if (found === undefined) {
+    // A group word alone (`tickbook clients`) prints the group's commands: exit 0, as for --help.
+    const words = argv.filter((a) => !a.startsWith('-'));
+    const group = words.length === 1 && words[0] !== undefined ? groupUsage(words[0]) : undefined;
+    if (group !== undefined) {
+      out(group);
+      return 0;
+    }
     const asksHelp =
       argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
     (asksHelp ? out : err)(
@@ -121,6 +147,10 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     if (e instanceof ConfigError) {
       err(`error: ${e.message}`);
       return 2;
+    }
+    if (e instanceof StartError) {
+      err(`error: ${e.message}`);
+      return e.exitCode;
     }
     err(`error: ${(e as Error).stack ?? String(e)}`);
     return 1;

@@ -243,14 +243,21 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     return uuidv7(this.clock());
   }
 
+  /** Set by attachOperatorMetrics (operator-metrics.ts): seconds from submit to durable result. */
+  onCommitLatency: ((seconds: number) => void) | undefined;
+
   async submit(cmd: CommandInput): Promise<CommandResult> {
+    const t0 = performance.now();
     const r = await this.sequencer.submit(cmd as never);
+    this.onCommitLatency?.((performance.now() - t0) / 1000);
     this.count(cmd.type, r.ok);
     return r;
   }
 
   async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
+    const t0 = performance.now();
     const rs = await this.sequencer.submitMany(cmds as never[]);
+    this.onCommitLatency?.((performance.now() - t0) / 1000);
     for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
   }

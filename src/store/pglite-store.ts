@@ -2,7 +2,7 @@
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
 // returns only after PGlite has written its changes out to the file system.
 
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
@@ -28,6 +28,11 @@ export class PgliteStore implements Store {
     private readonly db: PGlite,
     private readonly dataDir?: string,
   ) {}
+
+  /** True when `dataDir` already holds a database (opening it recovers; absent, open runs initdb). */
+  static exists(dataDir: string): boolean {
+    return existsSync(join(dataDir, 'PG_VERSION'));
+  }
 
   /** Opens (creating when absent) the data directory; `undefined` keeps everything in memory. */
   static async open(dataDir: string | undefined): Promise<PgliteStore> {

@@ -33,6 +33,8 @@ function unitOf(rel: string): Unit {
     return 'root'; // main.ts, app.ts: the composition root
   }
   switch (top) {
+    case 'start': // start-up output of the composition root (banner, progress, logs, errors)
+      return 'root';
     case 'http':
     case 'stream': // the WebSocket edge: wire frames of committed batches (docs/stream.md)
       return 'http';

@@ -1,0 +1,156 @@
+// Start-up as a newcomer meets it (docs/operations.md): a bad HOST, PORT or DATABASE_URL names
+// the variable and exits with a documented code and no stack; each store has its own operator
+// credentials file; the banner says when the demo is off; --version and the clients group help.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { main } from '../../src/cli/main.ts';
+import { adminCredentialsFile, ConfigError, loadConfig } from '../../src/config.ts';
+import { bannerLines } from '../../src/start/banner.ts';
+import { usePrettyLogs } from '../../src/start/log-output.ts';
+import { databaseStartError, EXIT, listenStartError } from '../../src/start/start-error.ts';
+
+const run = promisify(execFile);
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err;
+  }
+  assert.fail(`no ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('configuration of the start', () => {
+  test('HOST: addresses and names pass, anything else names HOST', () => {
+    for (const [raw, host] of [
+      ['127.0.0.1', '127.0.0.1'],
+      ['0.0.0.0', '0.0.0.0'],
+      ['::', '::'],
+      ['[::1]', '::1'],
+      ['localhost', 'localhost'],
+      ['api.example.com', 'api.example.com'],
+    ]) {
+      assert.equal(loadConfig({ HOST: raw }).host, host);
+    }
+    for (const bad of ['bad host!', 'http://127.0.0.1', '127.0.0.1:8080', '-x.example']) {
+      assert.equal(configError({ HOST: bad }).variable, 'HOST');
+    }
+  });
+
+  test('DATABASE_URL: not a postgres URL or no host names DATABASE_URL', () => {
+    for (const bad of ['localhost:5432', 'mysql://u@h/db', 'postgres:///db', 'not a url']) {
+      const e = configError({ DATABASE_URL: bad });
+      assert.equal(e.variable, 'DATABASE_URL');
+      assert.match(e.message, /DATABASE_URL/);
+    }
+    assert.ok(loadConfig({ DATABASE_URL: 'postgres:///db?host=/var/run/postgresql' }).databaseUrl);
+    // With DATABASE_URL the demo is off unless asked for.
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo, false);
+    assert.equal(configError({ LOG_FORMAT: 'xml' }).variable, 'LOG_FORMAT');
+  });
+
+  test('each store has its own operator credentials file', () => {
+    const embedded = adminCredentialsFile('data', undefined);
+    const a = adminCredentialsFile('data', 'postgres://u:one@db1:5432/x');
+    const aOtherPassword = adminCredentialsFile('data', 'postgres://u:two@db1:5432/x');
+    const b = adminCredentialsFile('data', 'postgres://u:one@db2:5432/x');
+    assert.equal(embedded, join('data', 'admin-credentials.json'));
+    assert.match(a, /admin-credentials\.postgres-[0-9a-f]{12}\.json$/);
+    assert.notEqual(a, embedded);
+    assert.notEqual(a, b);
+    assert.equal(a, aOtherPassword, 'the password is not part of the key');
+    assert.equal(
+      loadConfig({ DATA_DIR: 'd', DATABASE_URL: 'postgres://u@db1/x' }).adminCredentialsFile.startsWith('d'),
+      true,
+    );
+  });
+
+  test('start errors name the variable and carry the documented exit code', () => {
+    const refused = databaseStartError(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      'postgres://u:secret@127.0.0.1:1/x',
+    );
+    assert.equal(refused.variable, 'DATABASE_URL');
+    assert.equal(refused.exitCode, EXIT.unavailable);
+    assert.doesNotMatch(refused.message, /secret/);
+    const noDb = databaseStartError(
+      Object.assign(new Error('database "x" does not exist'), { code: '3D000' }),
+      'postgres://u@h/x',
+    );
+    assert.equal(noDb.exitCode, EXIT.config);
+    assert.equal(listenStartError({ code: 'EADDRINUSE' }, '127.0.0.1', 8080)?.variable, 'PORT');
+    assert.equal(listenStartError({ code: 'EADDRNOTAVAIL' }, '10.9.9.9', 8080)?.variable, 'HOST');
+    assert.equal(listenStartError({ code: 'ENOTFOUND' }, 'nowhere.invalid', 8080)?.variable, 'HOST');
+    assert.equal(listenStartError({ code: 'EOTHER' }, 'h', 1), undefined);
+  });
+
+  test('the banner says the demo is off on PostgreSQL and hides the password', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u:secret@db:5432/x' });
+    const text = bannerLines({
+      config,
+      url: 'http://127.0.0.1:8080',
+      credentialsFile: '/d/admin-credentials.postgres-abc.json',
+      demoRunning: false,
+    }).join('\n');
+    assert.match(text, /Demo +OFF — DATABASE_URL is set/);
+    assert.doesNotMatch(text, /secret/);
+    assert.match(text, /curl -s http:\/\/127\.0\.0\.1:8080\/nbx\/v1\/auth\/emm-token/);
+    assert.match(text, /admin-credentials\.postgres-abc\.json/);
+  });
+
+  test('pretty logs on a terminal by default, JSON otherwise or when asked', () => {
+    assert.equal(usePrettyLogs('auto', true), true);
+    assert.equal(usePrettyLogs('auto', false), false);
+    assert.equal(usePrettyLogs('auto', undefined), false);
+    assert.equal(usePrettyLogs('json', true), false);
+    assert.equal(usePrettyLogs('pretty', false), true);
+  });
+
+  test('a bad HOST or an unreachable DATABASE_URL stops npm start with a message, no stack', async () => {
+    const cases = [
+      { env: { HOST: 'bad host!' }, code: 2, variable: 'HOST' },
+      { env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/x' }, code: 69, variable: 'DATABASE_URL' },
+    ];
+    for (const c of cases) {
+      const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        env: { ...process.env, LOG_LEVEL: 'silent', ...c.env },
+      }).then(
+        () => assert.fail('started'),
+        (err: { code: number; stderr: string }) => err,
+      );
+      assert.equal(r.code, c.code, r.stderr);
+      assert.match(r.stderr, new RegExp(`${c.variable}: `));
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+});
+
+describe('tickbook CLI', () => {
+  const capture = async (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  test('--version prints the package version', async () => {
+    const r = await capture(['--version']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^tickbook \d+\.\d+\.\d+/);
+  });
+
+  test('a command group alone prints its commands (exit 0)', async () => {
+    const r = await capture(['clients']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /usage: tickbook clients <command>/);
+    assert.match(r.out, /clients create/);
+    assert.match(r.out, /clients rotate/);
+    const unknown = await capture(['nope']);
+    assert.equal(unknown.code, 2);
+  });
+});
