@@ -47,6 +47,8 @@ export interface Config {
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
   bodyLimit: number;
+  /** Serve the browser UI at /ui (and redirect / there); docs/ui.md. */
+  ui: boolean;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     parlayQuoteTtlSeconds: int(env, 'PARLAY_QUOTE_TTL_SECONDS', 5, 1, 300),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
+    ui: bool(env, 'UI', true),
   };
   if ((config.adminClientId === undefined) !== (config.adminClientSecret === undefined)) {
     throw new ConfigError(

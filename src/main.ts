@@ -13,6 +13,8 @@ import { Metrics } from './http/metrics.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
+import uiRoutes from './http/routes/ui.ts';
+import { disableViewerClient, ensureViewerClient } from './http/ui-viewer.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { openStore } from './store/index.ts';
 import { type Store, WriterLockError } from './store/types.ts';
@@ -59,6 +61,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   const auth = await AuthService.create({ config, store, metrics, log, accounts: runtime.accounts });
   const admin = await auth.ensureAdminClient();
+  // The browser UI's read-only market-data client (docs/ui.md).
+  const viewer = config.ui ? await ensureViewerClient(auth, log) : await disableViewerClient(auth);
 
   if (config.demo && runtime.empty) {
     log.info({ seed: config.demoSeed }, 'empty store: creating the demo slate');
@@ -78,6 +82,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await registerAuthHttp(a, auth);
       await a.register(exchangeApi, { port: runtime });
       await a.register(parlayRoutes, { reader: () => runtime.reader(), config });
+      if (config.ui) await a.register(uiRoutes, { viewer: () => viewer ?? undefined, log });
     },
   });
   await app.listen({ port: config.port, host: config.host });
