@@ -19,10 +19,17 @@ interface Log {
 }
 
 /** Makes sure the viewer client exists, is active and has a secret this process knows. */
-export async function ensureViewerClient(auth: AuthService, log: Log): Promise<ViewerCredentials | undefined> {
+export async function ensureViewerClient(
+  auth: AuthService,
+  log: Log,
+): Promise<ViewerCredentials | undefined> {
   const existing = auth.listClients().find((c) => c.clientId === VIEWER_CLIENT_ID);
   if (existing === undefined) {
-    const c = await auth.createClient({ name: 'ui viewer (read:tape)', scopes: ['read:tape'], clientId: VIEWER_CLIENT_ID });
+    const c = await auth.createClient({
+      name: 'ui viewer (read:tape)',
+      scopes: ['read:tape'],
+      clientId: VIEWER_CLIENT_ID,
+    });
     return { clientId: c.clientId, clientSecret: c.clientSecret };
   }
   if (existing.status === 'revoked') {

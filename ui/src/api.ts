@@ -41,7 +41,11 @@ async function requestToken(c: Credentials): Promise<Token> {
   const r = await fetch('/nbx/v1/auth/emm-token', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    }),
   });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new ApiError(r.status, body as ApiErrorBody);

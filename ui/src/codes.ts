@@ -12,9 +12,11 @@ const MEANINGS: Record<string, string> = {
   MARKET_NOT_OPEN: 'This market is not open: it is closed or already settled.',
   EVENT_NOT_TRADABLE: 'The event is not open for trading right now (not started, suspended or finished).',
   TRADING_LOCKED: 'Trading is locked by the operator for this event or the whole exchange.',
-  INSUFFICIENT_FUNDS: 'Your balance does not cover the cost (price × quantity). Ask the operator for a deposit.',
+  INSUFFICIENT_FUNDS:
+    'Your balance does not cover the cost (price × quantity). Ask the operator for a deposit.',
   POST_ONLY_WOULD_TAKE: 'A post-only order may only rest; this price would trade at once. Lower the price.',
-  FOK_NOT_FILLED: 'Fill-or-kill: not enough was offered at this price to fill the whole quantity, so nothing traded.',
+  FOK_NOT_FILLED:
+    'Fill-or-kill: not enough was offered at this price to fill the whole quantity, so nothing traded.',
   ORDER_NOT_FOUND: 'The order is not open any more (filled, cancelled, or not yours).',
   DUPLICATE_CLIENT_ORDER_ID: 'This client order id was already used for a different order.',
   VALIDATION_FAILED: 'The request was not valid.',
@@ -33,7 +35,8 @@ const MEANINGS: Record<string, string> = {
   DUPLICATE_OUTCOME: 'The same outcome is in the slip twice.',
   SAME_MARKET: 'Both sides of one market cannot win together. Keep one of them.',
   UNSUPPORTED_COMBINATION: 'The same-game model does not price this market type together with the others.',
-  CONFLICTING_LEGS: 'These legs cannot all win at once (for example a big favourite to cover and the underdog to win).',
+  CONFLICTING_LEGS:
+    'These legs cannot all win at once (for example a big favourite to cover and the underdog to win).',
   NO_LIQUIDITY: 'Nobody offers this outcome right now, so there is no price to build on.',
 };
 

@@ -11,11 +11,14 @@ let lib: Promise<Lib> | undefined;
 
 /** Cumulative quantity away from the touch, ascending by price as the chart wants. */
 function curves(book: BookWire) {
-  let sum = 0;
-  const bids = book.bids.map((l) => ({ time: l.price, value: (sum += l.qty) })).reverse();
-  sum = 0;
-  const asks = book.asks.map((l) => ({ time: l.price, value: (sum += l.qty) }));
-  return { bids, asks };
+  const cumulative = (levels: BookWire['bids']) => {
+    let sum = 0;
+    return levels.map((l) => {
+      sum += l.qty;
+      return { time: l.price, value: sum };
+    });
+  };
+  return { bids: cumulative(book.bids).reverse(), asks: cumulative(book.asks) };
 }
 
 export function DepthChart({ book, title }: { book: BookWire; title: string }) {

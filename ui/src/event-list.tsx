@@ -110,50 +110,50 @@ export function EventList() {
       ) : events.length === 0 ? (
         <p>No events match these filters.</p>
       ) : (
-        <table class="events">
-          <caption class="sr-only">Events, earliest start first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Start</th>
-              <th scope="col">League</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="num">
-                Markets
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => {
-              const t = when(e.scheduledStart);
-              return (
-                <tr key={e.id}>
-                  <td class="num">
-                    <time dateTime={e.scheduledStart} title={t.utc}>
-                      {t.text}
-                    </time>
-                  </td>
-                  <td>{e.league}</td>
-                  <td>
-                    <a href={`#/event/${e.id}`}>{e.description}</a>
-                  </td>
-                  <td>
-                    <span class={`status s-${e.status}`}>{STATUS_WORDS[e.status] ?? e.status}</span>
-                  </td>
-                  <td class="num">{e.marketIds.length}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div class="scroll-x">
+          <table class="events">
+            <caption class="sr-only">Events, earliest start first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Start</th>
+                <th scope="col">League</th>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">
+                  Markets
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((e) => {
+                const t = when(e.scheduledStart);
+                return (
+                  <tr key={e.id}>
+                    <td class="num">
+                      <time dateTime={e.scheduledStart} title={t.utc}>
+                        {t.text}
+                      </time>
+                    </td>
+                    <td>{e.league}</td>
+                    <td>
+                      <a href={`#/event/${e.id}`}>{e.description}</a>
+                    </td>
+                    <td>
+                      <span class={`status s-${e.status}`}>{STATUS_WORDS[e.status] ?? e.status}</span>
+                    </td>
+                    <td class="num">{e.marketIds.length}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       <nav class="pager" aria-label="Pages">
         <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Previous
         </button>
-        <span>
-          {events && events.length > 0 ? `${offset + 1}–${offset + events.length}` : ''}
-        </span>
+        <span>{events && events.length > 0 ? `${offset + 1}–${offset + events.length}` : ''}</span>
         <button
           type="button"
           disabled={!events || events.length < PAGE}

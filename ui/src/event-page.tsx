@@ -80,8 +80,8 @@ export function EventPage({ eventId }: { eventId: string }) {
       {locked && (
         <p class="lock" role="alert">
           Trading is locked
-          {locks?.systemLock ? ' on the whole exchange' : ' for this event'} by the operator. Orders are refused
-          until the lock is cleared.
+          {locks?.systemLock ? ' on the whole exchange' : ' for this event'} by the operator. Orders are
+          refused until the lock is cleared.
         </p>
       )}
       {markets === undefined ? (
@@ -172,7 +172,7 @@ function MarketCard({
           </dd>
         </div>
         <div>
-          <dt>Changed</dt>
+          <dt>As of</dt>
           <dd class="num" title={asOfUtc}>
             {age(now - asOf)} ago
           </dd>
@@ -211,7 +211,9 @@ function MarketCard({
                       <tr
                         key={`a${i}`}
                         class={lv ? 'ask' : 'ask blank'}
-                        onClick={lv ? () => ticket.set({ outcomeId: o.id, label, price: lv.price }) : undefined}
+                        onClick={
+                          lv ? () => ticket.set({ outcomeId: o.id, label, price: lv.price }) : undefined
+                        }
                       >
                         <td>{lv ? 'Offer' : ''}</td>
                         <td class="num">{lv ? price(lv.price) : ''}</td>
@@ -236,16 +238,17 @@ function MarketCard({
                   type="button"
                   aria-pressed={inSlip}
                   onClick={() => toggleLeg({ outcomeId: o.id, label })}
-                  aria-label={`${inSlip ? 'Remove from' : 'Add to'} parlay: ${label}`}
                 >
-                  {inSlip ? '✓ In parlay' : '+ Parlay'}
+                  {inSlip ? 'In parlay' : '+ Parlay'}
+                  <span class="sr-only"> {label}</span>
                 </button>
                 <button
                   type="button"
-                  onClick={() => ticket.set({ outcomeId: o.id, label, price: best?.price ?? l.bids[0]?.price ?? 0.5 })}
-                  aria-label={`Trade ${label}`}
+                  onClick={() =>
+                    ticket.set({ outcomeId: o.id, label, price: best?.price ?? l.bids[0]?.price ?? 0.5 })
+                  }
                 >
-                  Trade
+                  Trade<span class="sr-only"> {label}</span>
                 </button>
               </div>
             </div>

@@ -11,7 +11,14 @@
 // The stream is tried first; if the upgrade fails or the socket drops, the feed falls back to
 // polling at once and tries the stream again after 30 s. The state shown is the one in use.
 
-import { ApiError, type EventWire, getMarketData, type LocksWire, type MarketWire, marketDataToken } from './api.ts';
+import {
+  ApiError,
+  type EventWire,
+  getMarketData,
+  type LocksWire,
+  type MarketWire,
+  marketDataToken,
+} from './api.ts';
 import { learn } from './names.ts';
 
 export type ConnState = 'connecting' | 'stream' | 'polling' | 'error';
@@ -59,8 +66,9 @@ export class EventFeed {
   private ws: WebSocket | undefined;
   private streaming = false;
   private subscribed = new Set<string>();
-  private inflight: Promise<void> | undefined;
-  private again = false;
+  private inflight = 0;
+  private requested = 0;
+  private applied = 0;
 
   constructor(
     private readonly eventId: string,
@@ -86,7 +94,7 @@ export class EventFeed {
 
   /** Refetch the books now (after the viewer's own order, or on a stream tick). */
   refreshNow(): Promise<void> {
-    return this.refreshBooks();
+    return this.refreshBooks(true);
   }
 
   private later(ms: number, f: () => void): void {
@@ -111,32 +119,31 @@ export class EventFeed {
     });
   }
 
-  /** One fetch at a time; a request while one is in flight runs once more right after it. */
-  private refreshBooks(): Promise<void> {
-    if (this.inflight) {
-      this.again = true;
-      return this.inflight;
-    }
-    this.inflight = (async () => {
+  /**
+   * Periodic polls skip while a fetch is in flight; a forced refresh (own action, stream tick) goes
+   * at once. Answers are applied in request order: one overtaken by a later request is dropped, so
+   * an old book never replaces a newer one.
+   */
+  private refreshBooks(force = false): Promise<void> {
+    if (this.inflight > 0 && !force) return Promise.resolve();
+    const gen = ++this.requested;
+    this.inflight++;
+    return (async () => {
       try {
         const path = `/nbx/v2/emm/events/getMarketsByEvent/${this.eventId}?currency=${this.currency}`;
         const r = await getMarketData<MarketWire[]>(path);
-        if (this.stopped) return;
+        if (this.stopped || gen < this.applied) return;
+        this.applied = gen;
         if (!this.streaming) this.l.state('polling', `every ${BOOK_POLL_MS} ms`);
         if (r.changed) this.diff(r.body);
         this.subscribeAll();
         this.l.markets(r.body, Date.now());
       } catch (err) {
         if (!this.stopped) this.l.state('error', err instanceof Error ? err.message : String(err));
+      } finally {
+        this.inflight--;
       }
-    })().finally(() => {
-      this.inflight = undefined;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        void this.refreshBooks();
-      }
-    });
-    return this.inflight;
+    })();
   }
 
   private async refreshSlow(): Promise<void> {
@@ -147,7 +154,11 @@ export class EventFeed {
       ]);
       if (this.stopped) return;
       if (this.prevEvent && this.prevEvent.status !== ev.body.status)
-        this.l.activity({ key: key(), at: Date.now(), text: `Event ${this.prevEvent.status} → ${ev.body.status}` });
+        this.l.activity({
+          key: key(),
+          at: Date.now(),
+          text: `Event ${this.prevEvent.status} → ${ev.body.status}`,
+        });
       this.prevEvent = ev.body;
       this.l.event(ev.body);
       const lockKey = JSON.stringify(locks.body);
@@ -156,7 +167,9 @@ export class EventFeed {
         this.l.activity({
           key: key(),
           at: Date.now(),
-          text: locked ? 'Trading locked by the operator' : 'Locks changed: trading not locked for this event',
+          text: locked
+            ? 'Trading locked by the operator'
+            : 'Locks changed: trading not locked for this event',
         });
       }
       this.prevLocks = lockKey;
@@ -248,7 +261,14 @@ export class EventFeed {
     let f: {
       type?: string;
       event?: string;
-      fills?: { price: number; qty: number; isTaker: boolean; outcomeId: string; marketId: string; id: string }[];
+      fills?: {
+        price: number;
+        qty: number;
+        isTaker: boolean;
+        outcomeId: string;
+        marketId: string;
+        id: string;
+      }[];
       market?: { id: string; description: string };
     };
     try {
@@ -272,7 +292,7 @@ export class EventFeed {
           exact: true,
         });
       }
-      void this.refreshBooks();
+      void this.refreshBooks(true);
     }
   }
 }

@@ -34,7 +34,11 @@ const local = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
 });
-const localTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const localTime = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** The viewer's zone for display; the exact UTC instant goes in the title (shown on hover). */
 export function when(iso: string): { text: string; utc: string } {

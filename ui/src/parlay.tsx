@@ -27,16 +27,18 @@ export function ParlaySlip() {
     if (legs.length < 2) return;
     let stale = false;
     setBusy(true);
-    requestParlay(legs.map((l) => l.outcomeId)).then(
-      (o) => !stale && setOffer(o),
-      (e: unknown) => {
-        if (stale) return;
-        if (e instanceof ApiError) {
-          const details = Array.isArray(e.body.details) ? (e.body.details as Decline['details']) : [];
-          setDecline({ code: e.code, message: e.message, details });
-        } else setDecline({ code: 'NETWORK', message: String(e), details: [] });
-      },
-    ).finally(() => !stale && setBusy(false));
+    requestParlay(legs.map((l) => l.outcomeId))
+      .then(
+        (o) => !stale && setOffer(o),
+        (e: unknown) => {
+          if (stale) return;
+          if (e instanceof ApiError) {
+            const details = Array.isArray(e.body.details) ? (e.body.details as Decline['details']) : [];
+            setDecline({ code: e.code, message: e.message, details });
+          } else setDecline({ code: 'NETWORK', message: String(e), details: [] });
+        },
+      )
+      .finally(() => !stale && setBusy(false));
     return () => {
       stale = true;
     };
@@ -55,8 +57,8 @@ export function ParlaySlip() {
           {legs.map((l) => (
             <li key={l.outcomeId}>
               <span>{l.label}</span>
-              <button type="button" class="small" onClick={() => toggleLeg(l)} aria-label={`Remove leg ${l.label}`}>
-                ✕
+              <button type="button" class="small" onClick={() => toggleLeg(l)}>
+                Remove<span class="sr-only"> {l.label}</span>
               </button>
             </li>
           ))}
@@ -72,7 +74,9 @@ export function ParlaySlip() {
             </div>
             <div>
               <dt>Decimal odds</dt>
-              <dd class="num">{typeof offer.decimalOdds === 'number' ? offer.decimalOdds.toFixed(2) : decimalOdds(p)}</dd>
+              <dd class="num">
+                {typeof offer.decimalOdds === 'number' ? offer.decimalOdds.toFixed(2) : decimalOdds(p)}
+              </dd>
             </div>
             <div>
               <dt>American odds</dt>

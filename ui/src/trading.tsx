@@ -65,12 +65,18 @@ function SignIn() {
   return (
     <form class="signin" onSubmit={submit}>
       <p class="hint">
-        Sign in with a client id and secret (an operator creates them: <code>npx tickbook clients create</code>). The
-        token stays in this tab's memory.
+        Sign in with a client id and secret (an operator creates them:{' '}
+        <code>npx tickbook clients create</code>). The token stays in this tab's memory.
       </p>
       <label>
         Client id
-        <input name="client_id" value={id} onInput={(e) => setId(e.currentTarget.value)} autocomplete="username" required />
+        <input
+          name="client_id"
+          value={id}
+          onInput={(e) => setId(e.currentTarget.value)}
+          autocomplete="username"
+          required
+        />
       </label>
       <label>
         Client secret
@@ -167,7 +173,11 @@ function Account({ who }: { who: string }) {
         </button>
       </p>
       <p class="balance">
-        Balance: <span class="num" data-testid="balance">{view.balance === undefined ? '…' : cash(view.balance)}</span> Cash
+        Balance:{' '}
+        <span class="num" data-testid="balance">
+          {view.balance === undefined ? '…' : cash(view.balance)}
+        </span>{' '}
+        Cash
       </p>
       {err && (
         <p class="error" role="alert">
@@ -214,8 +224,12 @@ function Account({ who }: { who: string }) {
               <td class="num">{price(o.price)}</td>
               <td class="num">{qty(o.qty)}</td>
               <td>
-                <button type="button" class="small" onClick={() => cancel(o.id)} aria-label={`Cancel order at ${price(o.price)} on ${outcomeLabel(o.outcomeId)}`}>
+                <button type="button" class="small" onClick={() => cancel(o.id)}>
                   Cancel
+                  <span class="sr-only">
+                    {' '}
+                    order at {price(o.price)} on {outcomeLabel(o.outcomeId)}
+                  </span>
                 </button>
               </td>
             </tr>
@@ -315,7 +329,9 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
   }, [t]);
 
   if (!t)
-    return <p class="hint">Press “Trade” on an outcome (or click a ladder price) to fill in an order ticket.</p>;
+    return (
+      <p class="hint">Press “Trade” on an outcome (or click a ladder price) to fill in an order ticket.</p>
+    );
 
   const place = async (e: Event) => {
     e.preventDefault();
@@ -329,7 +345,11 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
         tif,
       };
       if (tif === 'GTT') body.ttl = Number(ttl);
-      const o = await traderCall<OrderWire & { fills?: FillWire[] }>('POST', '/nbx/v2/emm/orders/place', body);
+      const o = await traderCall<OrderWire & { fills?: FillWire[] }>(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body,
+      );
       const filled = o.filledQty ?? o.originalQty - o.qty;
       onResult(
         `Order ${o.status.toLowerCase()}: ${qty(filled)} of ${qty(o.originalQty)} filled at ${price(o.price)} or better` +
@@ -384,13 +404,19 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
         {tif === 'GTT' && (
           <label>
             Lifetime (ms)
-            <input name="ttl" inputMode="numeric" value={ttl} onInput={(e) => setTtl(e.currentTarget.value)} />
+            <input
+              name="ttl"
+              inputMode="numeric"
+              value={ttl}
+              onInput={(e) => setTtl(e.currentTarget.value)}
+            />
           </label>
         )}
       </div>
       <p class="hint">
         Costs up to <span class="num">{Number.isFinite(cost) ? cash(cost) : '—'}</span> Cash; pays{' '}
-        <span class="num">{Number.isFinite(Number(amount)) ? cash(Number(amount) * 0.01) : '—'}</span> Cash if it wins.
+        <span class="num">{Number.isFinite(Number(amount)) ? cash(Number(amount) * 0.01) : '—'}</span> Cash if
+        it wins.
       </p>
       <div class="row">
         <button type="submit" disabled={busy}>
