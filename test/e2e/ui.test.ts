@@ -7,12 +7,13 @@
 // axe-core finds no serious violation on the main pages. Screenshots of each step: .tmp/e2e/.
 
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../src/main.ts';
 import { httpCall } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
-import { axe, type Browser, browserMissing, launch, serious, shot } from './browser.ts';
+import { axe, type Browser, browserMissing, launch, SHOTS, serious, shot } from './browser.ts';
 
 const missing = browserMissing();
 
@@ -26,6 +27,7 @@ describe('browser UI', { skip: missing }, () => {
   const pageErrors: string[] = [];
 
   before(async () => {
+    rmSync(SHOTS, { recursive: true, force: true });
     place = await serverPlace('pglite', {
       TICKBOOK_DEMO: 'true',
       // A still slate: the books move only by what the test does.
@@ -296,13 +298,17 @@ describe('browser UI', { skip: missing }, () => {
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
   });
 
-  test('phone width: one column, no sideways scrolling', async () => {
+  test('phone and laptop widths: no sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page wider than the phone by ${overflow}px`);
     await shot(page, 'phone');
+    // The desktop page does not scroll sideways either.
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForTimeout(300);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wide <= 0, `page wider than the laptop by ${wide}px`);
   });
 
   test('every control is reachable from the keyboard', async () => {
