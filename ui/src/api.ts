@@ -57,14 +57,20 @@ async function requestToken(c: Credentials): Promise<Token> {
 class TokenHolder {
   private token: Token | undefined;
   private pending: Promise<Token> | undefined;
-  constructor(private readonly creds: () => Promise<Credentials | undefined>) {}
+  constructor(
+    private readonly creds: () => Promise<Credentials | undefined>,
+    private readonly onFail: () => void = () => {},
+  ) {}
 
   async get(): Promise<string | undefined> {
     if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
     this.pending ??= (async () => {
       const c = await this.creds();
       if (!c) throw new ApiError(401, { code: 'NO_VIEWER', message: 'No read-only client is published' });
-      return requestToken(c);
+      return requestToken(c).catch((err: unknown) => {
+        this.onFail();
+        throw err;
+      });
     })().finally(() => {
       this.pending = undefined;
     });
@@ -77,16 +83,22 @@ class TokenHolder {
 }
 
 let viewerConfig: Promise<Credentials | undefined> | undefined;
-const viewer = new TokenHolder(() => {
-  viewerConfig ??= fetch('/ui/config.json', { cache: 'no-store' })
-    .then((r) => r.json())
-    .then((c: { viewer: Credentials | null }) => c.viewer ?? undefined)
-    .catch(() => {
-      viewerConfig = undefined;
-      return undefined;
-    });
-  return viewerConfig;
-});
+const viewer = new TokenHolder(
+  () => {
+    viewerConfig ??= fetch('/ui/config.json', { cache: 'no-store' })
+      .then((r) => r.json())
+      .then((c: { viewer: Credentials | null }) => c.viewer ?? undefined)
+      .catch(() => {
+        viewerConfig = undefined;
+        return undefined;
+      });
+    return viewerConfig;
+  },
+  // A restarted server gave the viewer client a new secret: read it again next time.
+  () => {
+    viewerConfig = undefined;
+  },
+);
 
 let trader: { holder: TokenHolder; clientId: string } | undefined;
 
