@@ -31,6 +31,8 @@ test('first-load JavaScript is within 150 KB gzipped', async (t) => {
   let total = 0;
   for (const f of firstLoad) total += gz(f);
   const all = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+  // The production builds of the libraries, not their development builds.
+  assert.ok(!all.some((f) => f.includes('.development')), `development build shipped: ${all}`);
   const lazy = all.map((f) => `assets/${f}`).filter((f) => !firstLoad.includes(f));
   t.diagnostic(
     `first load ${(total / 1024).toFixed(1)} KB gzipped (${firstLoad.join(', ')}); ` +

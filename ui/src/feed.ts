@@ -6,7 +6,8 @@
 // - stream: the WebSocket GET /tape (token as the `access_token` query parameter, since a browser
 //   cannot set headers on an upgrade), one subscription per market; every book tick triggers an
 //   immediate conditional refetch of the books (so the REST book and its `seq` stay the single
-//   truth), and the ticks' taker fills print on the tape exactly.
+//   truth), and the ticks' taker fills print on the tape exactly; the `lifecycle` channel reports
+//   market and event status changes; `resync_required` resubscribes and refetches.
 //
 // The stream is tried first; if the upgrade fails or the socket drops, the feed falls back to
 // polling at once and tries the stream again after 30 s. The state shown is the one in use.
@@ -187,7 +188,7 @@ export class EventFeed {
     for (const m of markets) {
       const before = this.prev.get(m.id);
       if (before) {
-        if (before.status !== m.status)
+        if (before.status !== m.status && !this.streaming)
           this.l.activity({ key: key(), at: now, text: `${m.description}: ${before.status} → ${m.status}` });
         const dv = m.volume - before.volume;
         const o = m.outcomes[0];
@@ -241,7 +242,7 @@ export class EventFeed {
   private subscribeAll(): void {
     const ws = this.ws;
     if (ws?.readyState !== WebSocket.OPEN) return;
-    for (const id of this.prev.keys()) {
+    for (const id of ['lifecycle', ...this.prev.keys()]) {
       if (this.subscribed.has(id)) continue;
       this.subscribed.add(id);
       ws.send(JSON.stringify({ event: 'subscribe', data: id }));
@@ -261,6 +262,8 @@ export class EventFeed {
     let f: {
       type?: string;
       event?: string;
+      data?: { channel?: string };
+      eventId?: string;
       fills?: {
         price: number;
         qty: number;
@@ -269,7 +272,7 @@ export class EventFeed {
         marketId: string;
         id: string;
       }[];
-      market?: { id: string; description: string };
+      market?: { id: string; description: string; status?: string };
     };
     try {
       f = JSON.parse(data);
@@ -278,6 +281,7 @@ export class EventFeed {
     }
     if (f.type === 'PLACE' || f.type === 'CANCEL' || f.event === 'book') {
       for (const fill of f.fills ?? []) {
+        // Both sides of a match arrive; the taker's side is the trade print.
         if (!fill.isTaker) continue;
         const m = this.prev.get(fill.marketId);
         const o = m?.outcomes.find((x) => x.id === fill.outcomeId);
@@ -292,6 +296,17 @@ export class EventFeed {
           exact: true,
         });
       }
+      void this.refreshBooks(true);
+    } else if (f.type && f.market && this.prev.has(f.market.id)) {
+      // Lifecycle (OPEN, START, END, CLOSE, EVENT_GOLIVE, EVENT_UNLIVE) of one of this event's markets.
+      this.l.activity({ key: key(), at: Date.now(), text: `${f.market.description}: ${f.type}` });
+      void this.refreshBooks(true);
+      void this.refreshSlow();
+    } else if (f.event === 'resync_required' && f.data?.channel) {
+      // The server dropped this subscription (we fell behind): subscribe again and refetch.
+      this.subscribed.delete(f.data.channel);
+      this.l.activity({ key: key(), at: Date.now(), text: 'Stream fell behind: resynchronising' });
+      this.subscribeAll();
       void this.refreshBooks(true);
     }
   }

@@ -131,7 +131,13 @@ export function buildUi(dist: string, log?: UiOptions['log']): boolean {
   const r = spawnSync(
     process.execPath,
     [vite, 'build', '--config', join(ROOT, 'ui', 'vite.config.ts'), '--outDir', tmp, '--logLevel', 'warn'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 },
+    // NODE_ENV picks the libraries' production builds (the test runner sets it to "test").
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 120_000,
+    },
   );
   if (r.status !== 0 || !existsSync(join(tmp, 'index.html'))) {
     rmSync(tmp, { recursive: true, force: true });
