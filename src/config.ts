@@ -88,6 +88,8 @@ export interface Config {
   journalRetention: 'all' | 'snapshot';
   /** Drop cancelled, never-filled order-history rows older than this many seconds; 0 keeps them. */
   canceledOrderRetentionSeconds: number;
+  /** Serve the browser UI at /ui (and redirect / there); docs/ui.md. */
+  ui: boolean;
 }
 
 export type TickbookRole = 'auto' | 'leader' | 'replica';
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
       0,
       10 * 365 * 86_400,
     ),
+    ui: bool(env, 'UI', true),
   };
   if (databaseUrl === undefined && config.role === 'replica') {
     throw new ConfigError(

@@ -17,6 +17,8 @@ import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import tapeRoutes from './http/routes/tape.ts';
+import uiRoutes from './http/routes/ui.ts';
+import { disableViewerClient, ensureViewerClient } from './http/ui-viewer.ts';
 import { openJournal } from './journal/open-journal.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { ExchangePort } from './runtime/exchange-port.ts';
@@ -111,6 +113,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // Replicas leave the operator client to the leader (it writes to the store).
   const admin = leads() ? await auth.ensureAdminClient() : { clientId: config.adminClientId ?? '' };
   const authSync = node === undefined ? undefined : new AuthSync(store, auth, log);
+  // The browser UI's read-only market-data client (docs/ui.md); the leader owns auth writes, so a
+  // replica's page has no viewer token of its own (docs/cluster.md).
+  const viewer = !leads()
+    ? undefined
+    : config.ui
+      ? await ensureViewerClient(auth, log)
+      : await disableViewerClient(auth);
 
   if (config.demo && leads() && currentRuntime().empty) {
     const runtime = currentRuntime();
@@ -162,6 +171,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         });
       }
       if (node !== undefined) await a.register(clusterRoutes, { node, config });
+      if (config.ui) await a.register(uiRoutes, { viewer: () => viewer ?? undefined, log });
     },
   });
   await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {

@@ -146,7 +146,10 @@ async function forward(
     res = await fetch(node.leaderUrl + request.url, {
       method: request.method,
       headers,
-      body: body.length > 0 || request.method !== 'DELETE' ? body : undefined,
+      body:
+        body.length > 0 || request.method !== 'DELETE'
+          ? new Uint8Array(body) // a copy over a plain ArrayBuffer, which fetch's BodyInit takes
+          : undefined,
       redirect: 'manual',
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     });

@@ -1,0 +1,97 @@
+// Depth chart of one market (outcome 0's view) with TradingView Lightweight Charts' price-based
+// horizontal scale (createOptionsChart). Loaded on demand, so the first page load stays inside the
+// JavaScript budget (docs/ui.md). The library's own attribution logo injects a <style> element,
+// which the page's CSP (style-src 'self') refuses; its licence allows the attribution to be a
+// visible link on the page instead, so the caption below and the page footer carry it.
+import { useEffect, useRef } from 'preact/hooks';
+import type { BookWire } from './api.ts';
+
+type Lib = typeof import('lightweight-charts');
+let lib: Promise<Lib> | undefined;
+
+/** Cumulative quantity away from the touch, ascending by price as the chart wants. */
+function curves(book: BookWire) {
+  const cumulative = (levels: BookWire['bids']) => {
+    let sum = 0;
+    return levels.map((l) => {
+      sum += l.qty;
+      return { time: l.price, value: sum };
+    });
+  };
+  return { bids: cumulative(book.bids).reverse(), asks: cumulative(book.asks) };
+}
+
+export function DepthChart({ book, title }: { book: BookWire; title: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ setData(b: BookWire): void; remove(): void } | undefined>(undefined);
+
+  useEffect(() => {
+    let dead = false;
+    lib ??= import('lightweight-charts');
+    void lib.then((lw) => {
+      if (dead || !box.current) return;
+      const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+      const c = lw.createOptionsChart(box.current, {
+        autoSize: true,
+        layout: {
+          attributionLogo: false,
+          background: { color: 'transparent' },
+          textColor: dark ? '#d6d9de' : '#1f2328',
+        },
+        grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#30363d' : '#eaeef2' } },
+        localization: { precision: 3, priceFormatter: (v: number) => Math.round(v).toLocaleString('en-US') },
+        timeScale: { fixLeftEdge: true, fixRightEdge: true },
+        handleScroll: false,
+        handleScale: false,
+      });
+      const bids = c.addSeries(lw.AreaSeries, {
+        lineColor: '#1a7f37',
+        topColor: 'rgba(26,127,55,0.35)',
+        bottomColor: 'rgba(26,127,55,0.05)',
+        lineType: 1,
+        priceLineVisible: false,
+        lastValueVisible: false,
+      });
+      const asks = c.addSeries(lw.AreaSeries, {
+        lineColor: '#cf222e',
+        topColor: 'rgba(207,34,46,0.35)',
+        bottomColor: 'rgba(207,34,46,0.05)',
+        lineType: 1,
+        priceLineVisible: false,
+        lastValueVisible: false,
+      });
+      chart.current = {
+        setData(b) {
+          const d = curves(b);
+          bids.setData(d.bids);
+          asks.setData(d.asks);
+          c.timeScale().fitContent();
+        },
+        remove: () => c.remove(),
+      };
+      chart.current.setData(book);
+    });
+    return () => {
+      dead = true;
+      chart.current?.remove();
+      chart.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setData(book);
+  }, [book]);
+
+  return (
+    <figure class="depth">
+      <figcaption>
+        Depth: {title} (cumulative payout; bids green, offers red, price on the horizontal axis). Chart by{' '}
+        <a href="https://www.tradingview.com/" rel="noopener">
+          TradingView
+        </a>
+        .
+      </figcaption>
+      <div ref={box} class="depth-box" role="img" aria-label={`Depth chart of ${title}`} />
+    </figure>
+  );
+}

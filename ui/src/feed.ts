@@ -1,0 +1,313 @@
+// Live data for one event page (docs/ui.md "Data"). Two sources behind one listener interface:
+//
+// - polling: getMarketsByEvent every 500 ms with If-None-Match (an unchanged book is a 304 without
+//   a body), the event and the locks every 2 s; trades are inferred from volume changes between
+//   answers (several fills between two polls print as one line);
+// - stream: the WebSocket GET /tape (token as the `access_token` query parameter, since a browser
+//   cannot set headers on an upgrade), one subscription per market; every book tick triggers an
+//   immediate conditional refetch of the books (so the REST book and its `seq` stay the single
+//   truth), and the ticks' taker fills print on the tape exactly; the `lifecycle` channel reports
+//   market and event status changes; `resync_required` resubscribes and refetches.
+//
+// The stream is tried first; if the upgrade fails or the socket drops, the feed falls back to
+// polling at once and tries the stream again after 30 s. The state shown is the one in use.
+
+import {
+  ApiError,
+  type EventWire,
+  getMarketData,
+  type LocksWire,
+  type MarketWire,
+  marketDataToken,
+} from './api.ts';
+import { learn } from './names.ts';
+
+export type ConnState = 'connecting' | 'stream' | 'polling' | 'error';
+
+export interface Trade {
+  key: string;
+  at: number;
+  marketId: string;
+  market: string;
+  outcome: string;
+  price: number;
+  qty: number;
+  exact: boolean;
+}
+
+export interface Activity {
+  key: string;
+  at: number;
+  text: string;
+}
+
+export interface FeedListener {
+  markets(markets: MarketWire[], receivedAt: number): void;
+  event(event: EventWire): void;
+  locks(locks: LocksWire): void;
+  trade(t: Trade): void;
+  activity(a: Activity): void;
+  state(s: ConnState, detail: string): void;
+}
+
+const BOOK_POLL_MS = 500;
+const SLOW_POLL_MS = 2000;
+const STREAM_RETRY_MS = 30_000;
+const STREAM_SAFETY_POLL_MS = 5000;
+
+let keySeq = 0;
+const key = () => String(++keySeq);
+
+export class EventFeed {
+  private stopped = false;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private prev = new Map<string, MarketWire>();
+  private prevEvent: EventWire | undefined;
+  private prevLocks: string | undefined;
+  private ws: WebSocket | undefined;
+  private streaming = false;
+  private subscribed = new Set<string>();
+  private inflight = 0;
+  private requested = 0;
+  private applied = 0;
+
+  constructor(
+    private readonly eventId: string,
+    private readonly currency: string,
+    private readonly l: FeedListener,
+    private readonly useStream = true,
+  ) {}
+
+  start(): void {
+    this.l.state('connecting', 'loading');
+    void this.refreshBooks();
+    void this.refreshSlow();
+    this.loopBooks();
+    this.loopSlow();
+    if (this.useStream && typeof WebSocket !== 'undefined') void this.openStream();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.ws?.close();
+  }
+
+  /** Refetch the books now (after the viewer's own order, or on a stream tick). */
+  refreshNow(): Promise<void> {
+    return this.refreshBooks(true);
+  }
+
+  private later(ms: number, f: () => void): void {
+    if (this.stopped) return;
+    this.timers.push(setTimeout(f, ms));
+    if (this.timers.length > 64) this.timers = this.timers.slice(-8);
+  }
+
+  private loopBooks(): void {
+    const ms = this.streaming ? STREAM_SAFETY_POLL_MS : BOOK_POLL_MS;
+    this.later(ms, () => {
+      // A hidden tab does not poll (the stream, when up, still delivers).
+      if (document.visibilityState !== 'hidden') void this.refreshBooks();
+      this.loopBooks();
+    });
+  }
+
+  private loopSlow(): void {
+    this.later(SLOW_POLL_MS, () => {
+      if (document.visibilityState !== 'hidden') void this.refreshSlow();
+      this.loopSlow();
+    });
+  }
+
+  /**
+   * Periodic polls skip while a fetch is in flight; a forced refresh (own action, stream tick) goes
+   * at once. Answers are applied in request order: one overtaken by a later request is dropped, so
+   * an old book never replaces a newer one.
+   */
+  private refreshBooks(force = false): Promise<void> {
+    if (this.inflight > 0 && !force) return Promise.resolve();
+    const gen = ++this.requested;
+    this.inflight++;
+    return (async () => {
+      try {
+        const path = `/nbx/v2/emm/events/getMarketsByEvent/${this.eventId}?currency=${this.currency}`;
+        const r = await getMarketData<MarketWire[]>(path);
+        if (this.stopped || gen < this.applied) return;
+        this.applied = gen;
+        if (!this.streaming) this.l.state('polling', `every ${BOOK_POLL_MS} ms`);
+        if (r.changed) this.diff(r.body);
+        this.subscribeAll();
+        this.l.markets(r.body, Date.now());
+      } catch (err) {
+        if (!this.stopped) this.l.state('error', err instanceof Error ? err.message : String(err));
+      } finally {
+        this.inflight--;
+      }
+    })();
+  }
+
+  private async refreshSlow(): Promise<void> {
+    try {
+      const [ev, locks] = await Promise.all([
+        getMarketData<EventWire>(`/nbx/v2/emm/events/${this.eventId}`),
+        getMarketData<LocksWire>('/nbx/v2/emm/locks'),
+      ]);
+      if (this.stopped) return;
+      if (this.prevEvent && this.prevEvent.status !== ev.body.status)
+        this.l.activity({
+          key: key(),
+          at: Date.now(),
+          text: `Event ${this.prevEvent.status} → ${ev.body.status}`,
+        });
+      this.prevEvent = ev.body;
+      this.l.event(ev.body);
+      const lockKey = JSON.stringify(locks.body);
+      if (this.prevLocks !== undefined && this.prevLocks !== lockKey) {
+        const locked = locks.body.systemLock !== null || locks.body.lockedEventIds.includes(this.eventId);
+        this.l.activity({
+          key: key(),
+          at: Date.now(),
+          text: locked
+            ? 'Trading locked by the operator'
+            : 'Locks changed: trading not locked for this event',
+        });
+      }
+      this.prevLocks = lockKey;
+      this.l.locks(locks.body);
+    } catch (err) {
+      if (!this.stopped && err instanceof ApiError && err.status === 404)
+        this.l.state('error', 'This event does not exist');
+    }
+  }
+
+  /** Status changes become activity lines; volume growth becomes a trade line (polling only). */
+  private diff(markets: MarketWire[]): void {
+    learn(markets);
+    const now = Date.now();
+    for (const m of markets) {
+      const before = this.prev.get(m.id);
+      if (before) {
+        if (before.status !== m.status && !this.streaming)
+          this.l.activity({ key: key(), at: now, text: `${m.description}: ${before.status} → ${m.status}` });
+        const dv = m.volume - before.volume;
+        const o = m.outcomes[0];
+        if (dv > 0 && !this.streaming && o && o.last !== null)
+          this.l.trade({
+            key: key(),
+            at: now,
+            marketId: m.id,
+            market: m.description,
+            outcome: o.description,
+            price: o.last,
+            qty: dv,
+            exact: false,
+          });
+      }
+      this.prev.set(m.id, m);
+    }
+  }
+
+  private async openStream(): Promise<void> {
+    if (this.stopped) return;
+    let token: string | undefined;
+    try {
+      token = await marketDataToken();
+    } catch {
+      token = undefined;
+    }
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${proto}//${location.host}/tape${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.streamDown();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.subscribed.clear();
+      this.subscribeAll();
+      this.streaming = true;
+      this.l.state('stream', 'WebSocket /tape');
+    };
+    ws.onmessage = (msg) => this.onFrame(msg.data);
+    ws.onclose = () => {
+      if (this.ws === ws) this.ws = undefined;
+      this.streamDown();
+    };
+  }
+
+  private subscribeAll(): void {
+    const ws = this.ws;
+    if (ws?.readyState !== WebSocket.OPEN) return;
+    for (const id of ['lifecycle', ...this.prev.keys()]) {
+      if (this.subscribed.has(id)) continue;
+      this.subscribed.add(id);
+      ws.send(JSON.stringify({ event: 'subscribe', data: id }));
+    }
+  }
+
+  private streamDown(): void {
+    const was = this.streaming;
+    this.streaming = false;
+    if (this.stopped) return;
+    this.l.state('polling', was ? 'stream lost, polling' : `every ${BOOK_POLL_MS} ms`);
+    this.later(STREAM_RETRY_MS, () => void this.openStream());
+  }
+
+  private onFrame(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let f: {
+      type?: string;
+      event?: string;
+      data?: { channel?: string };
+      eventId?: string;
+      fills?: {
+        price: number;
+        qty: number;
+        isTaker: boolean;
+        outcomeId: string;
+        marketId: string;
+        id: string;
+      }[];
+      market?: { id: string; description: string; status?: string };
+    };
+    try {
+      f = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (f.type === 'PLACE' || f.type === 'CANCEL' || f.event === 'book') {
+      for (const fill of f.fills ?? []) {
+        // Both sides of a match arrive; the taker's side is the trade print.
+        if (!fill.isTaker) continue;
+        const m = this.prev.get(fill.marketId);
+        const o = m?.outcomes.find((x) => x.id === fill.outcomeId);
+        this.l.trade({
+          key: fill.id,
+          at: Date.now(),
+          marketId: fill.marketId,
+          market: m?.description ?? f.market?.description ?? '',
+          outcome: o?.description ?? '',
+          price: fill.price,
+          qty: fill.qty,
+          exact: true,
+        });
+      }
+      void this.refreshBooks(true);
+    } else if (f.type && f.market && this.prev.has(f.market.id)) {
+      // Lifecycle (OPEN, START, END, CLOSE, EVENT_GOLIVE, EVENT_UNLIVE) of one of this event's markets.
+      this.l.activity({ key: key(), at: Date.now(), text: `${f.market.description}: ${f.type}` });
+      void this.refreshBooks(true);
+      void this.refreshSlow();
+    } else if (f.event === 'resync_required' && f.data?.channel) {
+      // The server dropped this subscription (we fell behind): subscribe again and refetch.
+      this.subscribed.delete(f.data.channel);
+      this.l.activity({ key: key(), at: Date.now(), text: 'Stream fell behind: resynchronising' });
+      this.subscribeAll();
+      void this.refreshBooks(true);
+    }
+  }
+}

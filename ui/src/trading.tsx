@@ -1,0 +1,431 @@
+// Sandbox trading for a signed-in client: balance, open orders, positions, fills; place (price from
+// the tick table), cancel one, cancel all. The secret is used once for the token and then dropped;
+// the token lives in memory only (a reload signs out).
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import {
+  ApiError,
+  type FillWire,
+  getMarketData,
+  type OrderWire,
+  type PositionWire,
+  signedInAs,
+  signIn,
+  signOut,
+  traderCall,
+} from './api.ts';
+import { meaning } from './codes.ts';
+import { cash, clock, price, qty } from './format.ts';
+import { outcomeLabel } from './names.ts';
+import { ownAction, signedIn, ticket } from './state.ts';
+import { useStore } from './store.ts';
+
+const POLL_MS = 2000;
+const TIFS = [
+  ['GTC', 'Good till cancelled'],
+  ['IOC', 'Immediate or cancel'],
+  ['FOK', 'Fill or kill'],
+  ['PO', 'Post only'],
+  ['GTT', 'Good till time'],
+] as const;
+
+function problem(e: unknown): string {
+  if (e instanceof ApiError) return `${meaning(e.code, e.message)} (${e.code}: ${e.message})`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function Trading() {
+  const who = useStore(signedIn);
+  return (
+    <section class="panel trading" aria-labelledby="trade-h">
+      <h2 id="trade-h">Sandbox trading</h2>
+      {who ? <Account who={who} /> : <SignIn />}
+    </section>
+  );
+}
+
+function SignIn() {
+  const [id, setId] = useState('');
+  const [secret, setSecret] = useState('');
+  const [err, setErr] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setErr(undefined);
+    try {
+      await signIn(id.trim(), secret.trim());
+      setSecret('');
+      signedIn.set(signedInAs());
+    } catch (x) {
+      setErr(problem(x));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="signin" onSubmit={submit}>
+      <p class="hint">
+        Sign in with a client id and secret (an operator creates them:{' '}
+        <code>npx tickbook clients create</code>). The token stays in this tab's memory.
+      </p>
+      <label>
+        Client id
+        <input
+          name="client_id"
+          value={id}
+          onInput={(e) => setId(e.currentTarget.value)}
+          autocomplete="username"
+          required
+        />
+      </label>
+      <label>
+        Client secret
+        <input
+          name="client_secret"
+          type="password"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+          autocomplete="current-password"
+          required
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+      {err && (
+        <p class="error" role="alert">
+          {err}
+        </p>
+      )}
+    </form>
+  );
+}
+
+interface AccountView {
+  balance?: number;
+  orders: OrderWire[];
+  positions: PositionWire[];
+  fills: FillWire[];
+}
+
+function Account({ who }: { who: string }) {
+  const [view, setView] = useState<AccountView>({ orders: [], positions: [], fills: [] });
+  const [err, setErr] = useState<string | undefined>();
+  const [msg, setMsg] = useState<string | undefined>();
+  const action = useStore(ownAction);
+
+  const load = useCallback(async () => {
+    try {
+      const [bal, orders, positions, fills] = await Promise.all([
+        traderCall<{ balance: number }>('GET', '/nbx/v2/emm/account/balance?currency=CASH'),
+        traderCall<OrderWire[]>('GET', '/nbx/v2/emm/orders/all?currency=CASH&status=RESTING&limit=50'),
+        traderCall<PositionWire[]>('GET', '/nbx/v2/emm/positions/all?currency=CASH'),
+        traderCall<FillWire[]>('GET', '/nbx/v2/emm/fills/all?currency=CASH&limit=20'),
+      ]);
+      setView({ balance: bal.balance, orders, positions, fills });
+      setErr(undefined);
+    } catch (e) {
+      setErr(problem(e));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    const h = setInterval(() => document.visibilityState !== 'hidden' && void load(), POLL_MS);
+    return () => clearInterval(h);
+  }, [load]);
+  useEffect(() => {
+    if (action > 0) void load();
+  }, [action, load]);
+
+  const cancel = async (id: string) => {
+    try {
+      await traderCall('DELETE', `/nbx/v2/emm/orders/${id}`);
+      setMsg('Order cancelled.');
+    } catch (e) {
+      setMsg(problem(e));
+    }
+    ownAction.update((n) => n + 1);
+  };
+  const cancelAll = async () => {
+    try {
+      const r = await traderCall<unknown[]>('DELETE', '/nbx/v2/emm/kill');
+      setMsg(`Cancelled ${Array.isArray(r) ? r.length : 0} open order(s).`);
+    } catch (e) {
+      setMsg(problem(e));
+    }
+    ownAction.update((n) => n + 1);
+  };
+
+  return (
+    <div class="account">
+      <p>
+        Signed in as <code>{who}</code>{' '}
+        <button
+          type="button"
+          class="small"
+          onClick={() => {
+            signOut();
+            signedIn.set(undefined);
+          }}
+        >
+          Sign out
+        </button>
+      </p>
+      <p class="balance">
+        Balance:{' '}
+        <span class="num" data-testid="balance">
+          {view.balance === undefined ? '…' : cash(view.balance)}
+        </span>{' '}
+        Cash
+      </p>
+      {err && (
+        <p class="error" role="alert">
+          {err}
+        </p>
+      )}
+      <OrderTicket onResult={setMsg} />
+      <p class="msg" role="status" aria-live="polite" data-testid="trade-msg">
+        {msg ?? ''}
+      </p>
+      <h3>Open orders</h3>
+      <div class="row">
+        <button type="button" onClick={cancelAll} disabled={view.orders.length === 0}>
+          Cancel all
+        </button>
+      </div>
+      <table class="small-table" data-testid="orders">
+        <caption class="sr-only">Open orders</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="num">
+              Price
+            </th>
+            <th scope="col" class="num">
+              Open qty
+            </th>
+            <th scope="col">
+              <span class="sr-only">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.orders.length === 0 && (
+            <tr>
+              <td colSpan={4} class="empty">
+                No open orders.
+              </td>
+            </tr>
+          )}
+          {view.orders.map((o) => (
+            <tr key={o.id} data-order={o.id}>
+              <td>{outcomeLabel(o.outcomeId)}</td>
+              <td class="num">{price(o.price)}</td>
+              <td class="num">{qty(o.qty)}</td>
+              <td>
+                <button type="button" class="small" onClick={() => cancel(o.id)}>
+                  Cancel
+                  <span class="sr-only">
+                    {' '}
+                    order at {price(o.price)} on {outcomeLabel(o.outcomeId)}
+                  </span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Positions</h3>
+      <table class="small-table" data-testid="positions">
+        <caption class="sr-only">Positions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="num">
+              Size
+            </th>
+            <th scope="col" class="num">
+              Cost
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.positions.length === 0 && (
+            <tr>
+              <td colSpan={3} class="empty">
+                No positions.
+              </td>
+            </tr>
+          )}
+          {view.positions.map((p) => (
+            <tr key={p.outcomeId}>
+              <td>{outcomeLabel(p.outcomeId)}</td>
+              <td class="num">{qty(Number(p.size ?? p.qty ?? 0))}</td>
+              <td class="num">{cash(Number(p.cost ?? 0))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Fills</h3>
+      <table class="small-table" data-testid="fills">
+        <caption class="sr-only">Recent fills</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="num">
+              Qty @ price
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.fills.length === 0 && (
+            <tr>
+              <td colSpan={3} class="empty">
+                No fills yet.
+              </td>
+            </tr>
+          )}
+          {view.fills.map((f) => {
+            const c = clock(Date.parse(f.created_at ?? f.createdAt ?? ''));
+            return (
+              <tr key={f.id} data-fill={f.id}>
+                <td>
+                  <time title={c.utc}>{c.text}</time>
+                </td>
+                <td>
+                  {outcomeLabel(f.outcomeId)} {f.isTaker ? '(taker)' : '(maker)'}
+                </td>
+                <td class="num">
+                  {qty(f.qty)} @ {price(f.price)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
+  const t = useStore(ticket);
+  const [ticks, setTicks] = useState<number[]>([]);
+  const [px, setPx] = useState('');
+  const [amount, setAmount] = useState('100');
+  const [tif, setTif] = useState('GTC');
+  const [ttl, setTtl] = useState('60000');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    getMarketData<number[]>('/nbx/v2/emm/ticks').then(
+      (r) => setTicks(r.body),
+      (e: unknown) => onResult(problem(e)),
+    );
+  }, [onResult]);
+  useEffect(() => {
+    if (t) setPx(t.price.toFixed(3));
+  }, [t]);
+
+  if (!t)
+    return (
+      <p class="hint">Press “Trade” on an outcome (or click a ladder price) to fill in an order ticket.</p>
+    );
+
+  const place = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const body: Record<string, unknown> = {
+        outcomeId: t.outcomeId,
+        price: Number(px),
+        qty: Number(amount),
+        currency: 'CASH',
+        tif,
+      };
+      if (tif === 'GTT') body.ttl = Number(ttl);
+      const o = await traderCall<OrderWire & { fills?: FillWire[] }>(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body,
+      );
+      const filled = o.filledQty ?? o.originalQty - o.qty;
+      onResult(
+        `Order ${o.status.toLowerCase()}: ${qty(filled)} of ${qty(o.originalQty)} filled at ${price(o.price)} or better` +
+          (o.status === 'RESTING' ? `, ${qty(o.qty)} resting.` : '.'),
+      );
+    } catch (x) {
+      onResult(`Rejected: ${problem(x)}`);
+    } finally {
+      setBusy(false);
+      ownAction.update((n) => n + 1);
+    }
+  };
+
+  const cost = Number(px) * Number(amount) * 0.01;
+  return (
+    <form class="ticket" onSubmit={place} aria-label="Order ticket">
+      <p>
+        Buy <strong>{t.label}</strong>
+      </p>
+      <div class="grid2">
+        <label>
+          Price
+          <select value={px} onChange={(e) => setPx(e.currentTarget.value)} name="price">
+            {!ticks.some((k) => k.toFixed(3) === px) && <option value={px}>{px}</option>}
+            {ticks.map((k) => (
+              <option key={k} value={k.toFixed(3)}>
+                {k.toFixed(3)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Quantity (cents of payout)
+          <input
+            name="qty"
+            inputMode="numeric"
+            value={amount}
+            onInput={(e) => setAmount(e.currentTarget.value)}
+            required
+          />
+        </label>
+        <label>
+          Time in force
+          <select value={tif} onChange={(e) => setTif(e.currentTarget.value)} name="tif">
+            {TIFS.map(([v, l]) => (
+              <option key={v} value={v}>
+                {v}: {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        {tif === 'GTT' && (
+          <label>
+            Lifetime (ms)
+            <input
+              name="ttl"
+              inputMode="numeric"
+              value={ttl}
+              onInput={(e) => setTtl(e.currentTarget.value)}
+            />
+          </label>
+        )}
+      </div>
+      <p class="hint">
+        Costs up to <span class="num">{Number.isFinite(cost) ? cash(cost) : '—'}</span> Cash; pays{' '}
+        <span class="num">{Number.isFinite(Number(amount)) ? cash(Number(amount) * 0.01) : '—'}</span> Cash if
+        it wins.
+      </p>
+      <div class="row">
+        <button type="submit" disabled={busy}>
+          Place order
+        </button>
+        <button type="button" onClick={() => ticket.set(undefined)}>
+          Close ticket
+        </button>
+      </div>
+    </form>
+  );
+}
