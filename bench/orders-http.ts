@@ -1,4 +1,4 @@
-// Durable order placement over HTTP (issue 4): POST /nbx/v2/emm/orders/place against the real
+// Durable order placement over HTTP: POST /nbx/v2/emm/orders/place against the real
 // server on the embedded store (and on PostgreSQL when DATABASE_URL is set), 32 connections,
 // every 201 acknowledged only after its group commit (on the embedded store: after the fdatasync
 // of the journal segment). Baseline in the same run: a bare Fastify route parsing the same body

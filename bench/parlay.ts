@@ -1,4 +1,4 @@
-// Parlay pricing benchmark (issue 6, docs/bench-parlay.md).
+// Parlay pricing benchmark (docs/bench-parlay.md).
 //
 //   node --import tsx bench/parlay.ts [--seconds 1] [--runs 5] [--http-seconds 10] [--http-runs 3]
 //

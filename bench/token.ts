@@ -6,7 +6,7 @@
 //
 // Each server runs in its own child process (so the load generator does not share its event
 // loop); autocannon drives real sockets. Rounds interleave the scenarios so machine noise hits
-// them alike; the table reports the median over rounds. Issue 2 goals: Tickbook ≥ 2× the
+// them alike; the table reports the median over rounds. Goals: Tickbook ≥ 2× the
 // oidc-provider baseline; authenticated GET ≥ 90 % of the unauthenticated one.
 
 import { fork } from 'node:child_process';

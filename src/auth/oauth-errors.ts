@@ -24,7 +24,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   // Auth0-style legacy host behaviour (production-api.md): a wrong audience or a disabled client is 403.
   access_denied: 403,
   unsupported_token_type: 400,
-  // Throttled client authentication (issue 2 item 5): 429 with Retry-After.
+  // Throttled client authentication: 429 with Retry-After.
   temporarily_unavailable: 429,
   server_error: 500,
 };

@@ -1,4 +1,4 @@
-// The token server's domain service (DESIGN.md §7, issue 2 item 5–6): clients and their secrets,
+// The token server's domain service (DESIGN.md §7): clients and their secrets,
 // signing keys, token issuance, verification, revocation and introspection, and the operator
 // bootstrap. HTTP routes (src/http/routes/oauth.ts, admin-clients.ts), the bearer guard and the
 // CLI all go through one AuthService.
@@ -605,7 +605,7 @@ export class AuthService {
     return c;
   }
 
-  // --- operator bootstrap (issue 2 item 6) ------------------------------------------------------
+  // --- operator bootstrap ------------------------------------------------------
 
   /**
    * Makes sure an operator client exists. With TICKBOOK_ADMIN_CLIENT_ID/_SECRET: that client, with

@@ -1,5 +1,5 @@
 // Deterministic UUIDs (RFC 9562 §5.5, version 5: SHA-1 of a namespace and a name). The demo slate
-// must be identical for a given seed and start time (issue 3 item 5), and the living demo must be
+// must be identical for a given seed and start time, and the living demo must be
 // able to recompute the id of a game or order it created earlier, so ids are derived from names
 // rather than drawn at random.
 

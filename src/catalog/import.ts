@@ -1,4 +1,4 @@
-// `tickbook import FILE.json` (issue 3 item 4): a documented JSON schedule of leagues, teams and
+// `tickbook import FILE.json`: a documented JSON schedule of leagues, teams and
 // events (with their game and markets) turned into catalog commands, with a report of every
 // rejected row. Format and example: docs/import-format.md.
 //

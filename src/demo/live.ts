@@ -1,4 +1,4 @@
-// The living demo (issue 5 item 7): one pure step function the lead calls on a timer.
+// The living demo: one pure step function the lead calls on a timer.
 //
 //   liveStep(reader, state, now, rng) → commands
 //

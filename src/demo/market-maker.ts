@@ -1,4 +1,4 @@
-// Demo liquidity (issue 4 item 7): one market-maker account rests bids on BOTH outcomes of every
+// Demo liquidity: one market-maker account rests bids on BOTH outcomes of every
 // open market of a tradable event, in CASH and in COIN (different sizes), several levels deep
 // around the fair price, so every book is two-sided and never crossed.
 //

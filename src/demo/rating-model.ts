@@ -1,4 +1,4 @@
-// The demo's rating model (issue 3 item 5, issue 5 item 7). A game is summarised by two normal
+// The demo's rating model. A game is summarised by two normal
 // variables, the home margin M (home score − away score) and the total T, with
 //   μ_M = homeAdvantage + rating(home) − rating(away)     sd σ_M = league marginSd
 //   μ_T = totalMean + pace(home) + pace(away)              sd σ_T = league totalSd

@@ -1,5 +1,5 @@
 // The demo's fixture grid: which games each league plays on a given local calendar day, at
-// realistic local start times (issue 3 item 5). A pure function of (seed, league, day): the slate
+// realistic local start times. A pure function of (seed, league, day): the slate
 // and the living demo (which keeps adding days so the slate never runs dry) compute the same
 // fixtures and the same ids for a day, so the living demo can tell which ones already exist.
 //

@@ -1,4 +1,4 @@
-// The demo slate (issue 3 item 5): every league of the production list with its real teams, at
+// The demo slate: every league of the production list with its real teams, at
 // least 300 games over the coming two weeks at realistic local start times, each with MONEY,
 // SPREAD and TOTAL markets priced by the rating model, a few Futures, and events in every status.
 // Pure: `buildDemoSlate({seed, now})` returns the commands (without `ts`, the sequencer stamps it)

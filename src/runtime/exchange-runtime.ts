@@ -294,7 +294,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   }
 
   /**
-   * The demo slate (issue 3 item 5) and its liquidity (issue 4 item 7), through the sequencer
+   * The demo slate and its liquidity, through the sequencer
    * like any operator's commands. Returns the number of commands journaled.
    */
   async seedDemo(onProgress?: (done: number, total: number) => void): Promise<number> {
@@ -351,7 +351,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     }
   }
 
-  /** One step of the living demo (issue 5 item 7). */
+  /** One step of the living demo. */
   async demoTick(): Promise<void> {
     if (this.demoBusy || this.closed || this.sequencer.stopped || this.live === undefined) return;
     this.demoBusy = true;

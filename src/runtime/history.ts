@@ -1,4 +1,4 @@
-// The SQL history read model (issue 4 item 5: "history beyond memory lives in SQL tables written
+// The SQL history read model ("history beyond memory lives in SQL tables written
 // from the journal's events"). A run of durable commands yields DomainEvents; the rows they imply
 // are gathered here and written by the history projector (projector.ts) after the journal made
 // them durable, in one transaction with the projector's watermark (docs/journal.md, "Projector").

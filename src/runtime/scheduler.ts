@@ -1,4 +1,4 @@
-// Time enters the state machine only through commands (issue 5 item 6): this module looks at the
+// Time enters the state machine only through commands: this module looks at the
 // state and the clock and says which commands are due — GTT expiries and lock expiries (one
 // `Expire` command covers both) and, when configured, OPEN_PREGAME → OPEN_INGAME at scheduledStart.
 // The engine never reads a clock, so replaying the journal reproduces the same state.

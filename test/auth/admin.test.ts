@@ -1,4 +1,4 @@
-// The operator bootstrap and the admin API (issue 2 item 6), and the LEGACY_AUTH_PORT app.
+// The operator bootstrap and the admin API, and the LEGACY_AUTH_PORT app.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Bearer verification under attack (issue 2 "A JWT attack table"), plus the verification cache,
+// Bearer verification under attack, plus the verification cache,
 // key rotation and client-secret rotation with grace.
 
 import assert from 'node:assert/strict';

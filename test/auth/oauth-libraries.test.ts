@@ -1,4 +1,4 @@
-// Real OAuth client libraries against a listening server (issue 2 "Tests that must exist"):
+// Real OAuth client libraries against a listening server:
 // openid-client v6 (form, client_secret_post), oauth4webapi (HTTP Basic), simple-oauth2 (its
 // default: Basic + form). Each obtains a token, calls a protected route with it, and the token
 // verifies with jose's remote JWKS against /.well-known/jwks.json. Also: the log redaction of

@@ -1,4 +1,4 @@
-// The token endpoints (issue 2 item 5): success shapes for JSON, form and HTTP Basic on both
+// The token endpoints: success shapes for JSON, form and HTTP Basic on both
 // endpoints, the legacy audience rule and headers, scope narrowing, and a table of bad inputs —
 // each with its RFC 6749 §5.2 error and never a 5xx. Also revocation and introspection
 // (throttling: secret-throttle.test.ts).

@@ -1,4 +1,4 @@
-// The `tickbook` CLI (issue 2 item 7): client commands against a listening server's admin API,
+// The `tickbook` CLI: client commands against a listening server's admin API,
 // key commands on the store, --json output, --help and usage errors; plus the bin shim itself.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Market data routes (issue 3 item 6–7, issue 4 item 6): metadata, events, markets with books,
+// Market data routes: metadata, events, markets with books,
 // ticks, locks — shapes against the declared schemas, every bad parameter, pagination equal to the
 // filtered catalog, cached bytes with ETag/304 that move exactly when the state moves.
 

@@ -1,4 +1,4 @@
-// Order entry and account routes (issue 4 items 4–5, issue 5 items 4–5): synchronous placement with
+// Order entry and account routes: synchronous placement with
 // fills, every rejection code, batches in one commit, idempotent clientOrderId, cancels of every
 // kind, another account's orders invisible, balances/positions/fills moving by exactly the right
 // amounts (pregame and with the live taker fee).

@@ -1,4 +1,4 @@
-// The living demo through the real runtime (issue 5): the demo slate is seeded through the
+// The living demo through the real runtime: the demo slate is seeded through the
 // sequencer into the embedded store, then simulated hours pass on a controlled clock with the
 // scheduler and the living demo stepping as their timers would. Afterwards: books never crossed,
 // money conserved (wallets + reserves + collateral + fees = deposits − withdrawals), every FINAL

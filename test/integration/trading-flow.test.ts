@@ -1,4 +1,4 @@
-// End to end through the real app (issue 4 "done when"): an operator creates a game and two
+// End to end through the real app: an operator creates a game and two
 // trader clients, funds them, the traders trade through the API, the book (SPEC.md §4.7) and
 // balances (§4.8) move by exactly the right amounts, the market settles, and all of it is still
 // there — to the state hash — after a restart on the same store. Runs on PGlite, and on

@@ -1,6 +1,6 @@
 // Exchange commands of the CLI.
 //   Offline, on the store itself (the server must not be running; the writer lock enforces it):
-//     seed            the demo slate and its liquidity (issue 3 item 5, issue 4 item 7)
+//     seed            the demo slate and its liquidity
 //     import FILE     a JSON schedule (docs/import-format.md), with a report of every rejected row
 //   Through a running server's admin API (--url, operator credentials):
 //     events status, markets status, markets settle, locks set|clear|list, accounts deposit|withdraw

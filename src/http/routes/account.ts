@@ -1,4 +1,4 @@
-// The caller's own account (issue 4 item 5, SPEC.md §4.8, reference/production-api.md): balance,
+// The caller's own account (SPEC.md §4.8, reference/production-api.md): balance,
 // open costs, positions and fills. Money leaves in currency units through src/exchange/units.ts.
 // Balances and positions come from the live state (memory); fills from the history port.
 

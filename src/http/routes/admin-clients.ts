@@ -1,4 +1,4 @@
-// The operator API for OAuth clients (issue 2 item 6), scope `admin`. Every route declares its
+// The operator API for OAuth clients, scope `admin`. Every route declares its
 // body, params and every response status, which feed the OpenAPI document.
 
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Bodies and answers of the operator API for the exchange (issues 3 item 4, 4 item 3, 5 item 8).
+// Bodies and answers of the operator API for the exchange.
 
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
 import { MARKET_TYPE_FILTER_VALUES } from '../wire/names.ts';
