@@ -55,6 +55,9 @@ async function doorbellChannel(q: Queryable): Promise<string> {
   return r.rows[0]!.c;
 }
 
+/** Longest wait of a history read for the leader's projection (then it answers what is there). */
+const HISTORY_BARRIER_MS = 2_000;
+
 export class ClusterNode extends EventEmitter implements ExchangePort {
   mode: NodeMode = 'starting';
   /** The URL commands are forwarded to (the leader's advertised URL), when known. */
@@ -97,7 +100,11 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     this.snapshotSeq = rec.snapshotSeq;
     this.knownTail = rec.lastSeq;
     this.clock = demoClock(deps.config);
-    this.history = new SqlHistory(deps.store, () => this.exchange);
+    this.history = new SqlHistory(
+      deps.store,
+      () => this.exchange,
+      () => this.historyBarrier(),
+    );
     this.lock = deps.store.writerLockSession((err) => this.stepDown('writer lock session lost', err));
     if (deps.metrics !== undefined) registerClusterMetrics(deps.metrics, this);
   }
@@ -120,6 +127,24 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     }
     if (node.mode !== 'leader') await node.becomeReplica();
     return node;
+  }
+
+  /**
+   * History rows are written by the leader's projector after its commits (docs/journal.md,
+   * "Projector"), so a history read here first waits, bounded, until the projection has reached
+   * the seq this process reflects: an order read at x-tickbook-min-seq N is found even when it is
+   * no longer live (filled or cancelled). Past the bound it answers with what is there.
+   */
+  private async historyBarrier(): Promise<void> {
+    const target = this.seq;
+    const deadline = Date.now() + HISTORY_BARRIER_MS;
+    for (;;) {
+      const r = await this.deps.store.query<{ seq: number | string }>(
+        "SELECT seq FROM projection_watermark WHERE name = 'history'",
+      );
+      if (Number(r.rows[0]?.seq ?? 0) >= target || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   get recovery(): { lastSeq: number; snapshotSeq: number } {
@@ -340,6 +365,9 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       );
       this.epoch = epoch;
       this.runtime = rt;
+      // The runtime may have recovered its own state instead of taking this one (when the history
+      // projection was behind it, docs/cluster.md): from here on, reads and hashes are its state's.
+      this.exchange = rt.machine;
       rt.on('fatal', (err: unknown) => this.stepDown('sequencer stopped', err));
       rt.sequencer.onCommitted((b) => {
         this.knownTail = b.lastSeq;

@@ -230,6 +230,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     return this.exchange;
   }
 
+  /** The state machine itself (a promoted replica continues from it, docs/cluster.md). */
+  get machine(): Exchange {
+    return this.exchange;
+  }
+
   /** Calls `listener` after every accepted command is applied, with its journal seq. */
   onApplied(listener: ApplyListener): () => void {
     this.applyListeners.push(listener);
