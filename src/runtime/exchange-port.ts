@@ -4,7 +4,6 @@
 // (exchange-runtime.ts); the HTTP edge consumes it (docs/architecture.md "Layers").
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { LedgerKind } from './ledger-kinds.ts';
 import type {
   Command,
   CommandResult,
@@ -14,6 +13,7 @@ import type {
   OrderRecord,
   OrderStatus,
 } from '../exchange/types.ts';
+import type { LedgerKind } from './ledger-kinds.ts';
 
 /** A command before the sequencer stamps its time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;

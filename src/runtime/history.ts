@@ -328,7 +328,11 @@ export class SqlHistory implements ExchangeHistory {
     }
     if (q.kinds) {
       // Rows projected before migration 010 hold the engine's kind names (docs/http.md).
-      params.push(q.kinds.flatMap((k) => (k === 'FEE_STRAIGHT_TAKER_LIVE_FUNDS' ? [k, 'FEE'] : k === 'NETTING' ? [k, 'NET'] : [k])));
+      params.push(
+        q.kinds.flatMap((k) =>
+          k === 'FEE_STRAIGHT_TAKER_LIVE_FUNDS' ? [k, 'FEE'] : k === 'NETTING' ? [k, 'NET'] : [k],
+        ),
+      );
       where += ` AND kind = ANY($${params.length}::text[])`;
     }
     params.push(q.limit, q.offset);

@@ -66,7 +66,11 @@ export class HistoryProjector {
   }
 
   /** Queues the results of commands firstSeq.. (durable ones); seqs <= watermark are skipped. */
-  enqueue(firstSeq: number, results: readonly CommandResult[], stamps?: readonly (number | undefined)[]): void {
+  enqueue(
+    firstSeq: number,
+    results: readonly CommandResult[],
+    stamps?: readonly (number | undefined)[],
+  ): void {
     if (firstSeq + results.length - 1 <= this.wm) return;
     this.queue.push({ firstSeq, results, stamps });
     this.kick();

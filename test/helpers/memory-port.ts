@@ -14,8 +14,8 @@ import type {
   LedgerQuery,
   LedgerTransaction,
 } from '../../src/runtime/exchange-port.ts';
-import { ledgerRows } from '../../src/runtime/ledger-kinds.ts';
 import { uuidv7 } from '../../src/runtime/ids.ts';
+import { ledgerRows } from '../../src/runtime/ledger-kinds.ts';
 
 export interface MemoryPortOptions {
   /** Clock stamped on commands; tests pin it. Default Date.now. */

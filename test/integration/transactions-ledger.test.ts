@@ -37,8 +37,16 @@ describe('transactions ledger on pglite', () => {
       assert.ok(codes.includes(r.status), `${r.status} ${JSON.stringify(r.body)}`);
 
     ok(await api.call('POST', '/admin/v1/leagues', { code: 'NFL', name: 'National Football League' }), 201);
-    const home = await api.call('POST', '/admin/v1/teams', { league: 'NFL', name: 'Buffalo Bills', symbol: 'BUF' });
-    const away = await api.call('POST', '/admin/v1/teams', { league: 'NFL', name: 'Kansas City Chiefs', symbol: 'KC' });
+    const home = await api.call('POST', '/admin/v1/teams', {
+      league: 'NFL',
+      name: 'Buffalo Bills',
+      symbol: 'BUF',
+    });
+    const away = await api.call('POST', '/admin/v1/teams', {
+      league: 'NFL',
+      name: 'Kansas City Chiefs',
+      symbol: 'KC',
+    });
     const ev = await api.call('POST', '/admin/v1/events', {
       type: 'Game',
       status: 'OPEN_PREGAME',
@@ -46,7 +54,13 @@ describe('transactions ledger on pglite', () => {
       league: 'NFL',
       scheduledStart: '2030-01-26T18:30:00.000Z',
       game: { homeTeamId: home.body.id, awayTeamId: away.body.id },
-      markets: [{ type: 'MONEY', description: 'KC @ BUF Moneyline', outcomes: [{ description: 'BUF' }, { description: 'KC' }] }],
+      markets: [
+        {
+          type: 'MONEY',
+          description: 'KC @ BUF Moneyline',
+          outcomes: [{ description: 'BUF' }, { description: 'KC' }],
+        },
+      ],
     });
     ok(ev, 201);
     const eventId: string = ev.body.event.id;
@@ -56,15 +70,41 @@ describe('transactions ledger on pglite', () => {
     const mk = async (name: string) => {
       const c = await api.call('POST', '/admin/v1/clients', { name });
       ok(c, 201);
-      ok(await api.call('POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, { currency: 'CASH', amount: 1000 }), 200, 201);
+      ok(
+        await api.call('POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, {
+          currency: 'CASH',
+          amount: 1000,
+        }),
+        200,
+        201,
+      );
       return { ...c.body, token: await api.tokenFor(c.body.clientId, c.body.clientSecret) };
     };
     const alice = await mk('alice');
     const bob = await mk('bob');
-    ok(await api.call('POST', `/admin/v1/accounts/${alice.accountId}/withdrawals`, { currency: 'CASH', amount: 10.5 }), 200, 201);
+    ok(
+      await api.call('POST', `/admin/v1/accounts/${alice.accountId}/withdrawals`, {
+        currency: 'CASH',
+        amount: 10.5,
+      }),
+      200,
+      201,
+    );
     const as = (t: { token: string }) => new Api(srv, t.token);
-    const place1 = async (who: { token: string }, outcomeId: string, price: number, qty: number, tif: string) => {
-      const r = await as(who).call('POST', '/nbx/v2/emm/orders/place', { outcomeId, price, qty, currency: 'CASH', tif });
+    const place1 = async (
+      who: { token: string },
+      outcomeId: string,
+      price: number,
+      qty: number,
+      tif: string,
+    ) => {
+      const r = await as(who).call('POST', '/nbx/v2/emm/orders/place', {
+        outcomeId,
+        price,
+        qty,
+        currency: 'CASH',
+        tif,
+      });
       ok(r, 201);
       return r.body;
     };
@@ -81,7 +121,14 @@ describe('transactions ledger on pglite', () => {
     const ledger = async (who: { token: string }) => {
       const r = await as(who).call('GET', '/nbx/v2/emm/transactions?currency=CASH&limit=1000');
       ok(r, 200);
-      return r.body as { id: string; kind: string; amount: string; orderId?: string; fillId?: string; marketId?: string }[];
+      return r.body as {
+        id: string;
+        kind: string;
+        amount: string;
+        orderId?: string;
+        fillId?: string;
+        marketId?: string;
+      }[];
     };
     const wallet = async (who: { token: string }) => {
       const b = await as(who).call('GET', '/nbx/v2/emm/account/balance?currency=CASH');
@@ -109,22 +156,21 @@ describe('transactions ledger on pglite', () => {
     await check('settled');
 
     const kinds = async (who: { token: string }) => new Set((await ledger(who)).map((t) => t.kind));
-    assert.deepEqual(
-      [...(await kinds(alice))].sort(),
-      [
-        'DEPOSIT',
-        'FEE_STRAIGHT_TAKER_LIVE_FUNDS',
-        'FILL_STRAIGHT_MAKER_FUNDS',
-        'FILL_STRAIGHT_TAKER_LIVE_FUNDS',
-        'NETTING',
-        'SETTLEMENT',
-        'WITHDRAWAL',
-      ],
-    );
-    assert.deepEqual(
-      [...(await kinds(bob))].sort(),
-      ['DEPOSIT', 'FILL_STRAIGHT_MAKER_LIVE_FUNDS', 'FILL_STRAIGHT_TAKER_FUNDS', 'NETTING'],
-    );
+    assert.deepEqual([...(await kinds(alice))].sort(), [
+      'DEPOSIT',
+      'FEE_STRAIGHT_TAKER_LIVE_FUNDS',
+      'FILL_STRAIGHT_MAKER_FUNDS',
+      'FILL_STRAIGHT_TAKER_LIVE_FUNDS',
+      'NETTING',
+      'SETTLEMENT',
+      'WITHDRAWAL',
+    ]);
+    assert.deepEqual([...(await kinds(bob))].sort(), [
+      'DEPOSIT',
+      'FILL_STRAIGHT_MAKER_LIVE_FUNDS',
+      'FILL_STRAIGHT_TAKER_FUNDS',
+      'NETTING',
+    ]);
 
     // After a restart the same rows answer from the store.
     const before = await ledger(alice);

@@ -7,9 +7,9 @@ import { isUuid } from '../../catalog/ids.ts';
 import { ApiError } from '../../errors.ts';
 import type { Currency, Id } from '../../exchange/types.ts';
 import { moneyToUnits } from '../../exchange/units.ts';
+import { isLedgerKind, LEDGER_KINDS, type LedgerKind } from '../../runtime/ledger-kinds.ts';
 import { authErrors, bearer, currency, errorEnvelope } from '../schemas/common.ts';
 import { balanceSchema, fillSchema, openCostsSchema, positionSchema } from '../schemas/trading.ts';
-import { isLedgerKind, LEDGER_KINDS, type LedgerKind } from '../../runtime/ledger-kinds.ts';
 import { transactionSchema } from '../schemas/transactions.ts';
 import { isoMillis } from '../wire/names.ts';
 import { fillToWire, positionToWire } from '../wire/trading.ts';
@@ -196,9 +196,11 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         for (const part of q.type.split(',')) {
           const k = part.trim().toUpperCase();
           if (!isLedgerKind(k)) {
-            throw new ApiError('VALIDATION_FAILED', `type: ${JSON.stringify(part)} is not a transaction kind`, [
-              { path: 'querystring/type', message: `must be one of ${LEDGER_KINDS.join(', ')}` },
-            ]);
+            throw new ApiError(
+              'VALIDATION_FAILED',
+              `type: ${JSON.stringify(part)} is not a transaction kind`,
+              [{ path: 'querystring/type', message: `must be one of ${LEDGER_KINDS.join(', ')}` }],
+            );
           }
           kinds.push(k);
         }

@@ -14,7 +14,10 @@ export const transactionSchema = {
       description: 'Signed change of the wallet, currency units with 5 decimals',
     },
     currency,
-    createdAt: { ...nullableIsoTime, description: 'Time of the command; null on rows older than the ledger refs' },
+    createdAt: {
+      ...nullableIsoTime,
+      description: 'Time of the command; null on rows older than the ledger refs',
+    },
     orderId: uuid,
     fillId: { type: 'string' },
     marketId: uuid,
