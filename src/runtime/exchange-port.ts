@@ -13,6 +13,7 @@ import type {
   OrderRecord,
   OrderStatus,
 } from '../exchange/types.ts';
+import type { LedgerKind } from './ledger-kinds.ts';
 
 /** A command before the sequencer stamps its time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
@@ -25,6 +26,28 @@ export interface HistoryQuery {
   offset: number;
 }
 
+/** A ledger query (the transactions route): kinds filters when given. */
+export interface LedgerQuery {
+  accountId: Id;
+  currency?: Currency;
+  kinds?: readonly LedgerKind[];
+  limit: number;
+  offset: number;
+}
+
+/** One ledger row; amount in Money (signed). createdAt is null on rows older than the ledger
+ * refs (docs/http.md, "Transactions"). */
+export interface LedgerTransaction {
+  id: string;
+  kind: LedgerKind;
+  amount: number;
+  currency: Currency;
+  createdAt: number | null;
+  orderId: Id | null;
+  fillId: string | null;
+  marketId: Id | null;
+}
+
 export interface ExchangeHistory {
   /** Any order of the account, open or closed, or undefined. */
   order(accountId: Id, orderId: Id): Promise<OrderRecord | undefined>;
@@ -32,6 +55,8 @@ export interface ExchangeHistory {
   orders(q: HistoryQuery): Promise<OrderRecord[]>;
   /** Fills of the account, newest first. */
   fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]>;
+  /** Ledger rows of the account, newest first. */
+  transactions(q: LedgerQuery): Promise<LedgerTransaction[]>;
 }
 
 export interface ExchangePort {

@@ -100,7 +100,13 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       () => this.exchange,
       () => this.historyBarrier(),
     );
-    sequencer.onCommitted((b) => projector.enqueue(b.firstSeq, b.results));
+    sequencer.onCommitted((b) =>
+      projector.enqueue(
+        b.firstSeq,
+        b.results,
+        b.commands.map((c) => c.ts),
+      ),
+    );
     // With the living demo on, the demo drives its own games' lifecycle (with delays and closes).
     this.schedule = { autoGoLive: deps.config.autoGoLive && !deps.config.demoLive };
     sequencer.on('fatal', (err: unknown) => {
@@ -125,7 +131,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     // Commands after the projector's watermark are replayed (never restored from a newer
     // snapshot) and their results projected before the server serves: the repair of a crash
     // between a journal sync and its projection.
-    let chunk: { firstSeq: number; results: CommandResult[] } | undefined;
+    let chunk: { firstSeq: number; results: CommandResult[]; stamps: number[] } | undefined;
     let projectedOnStart = 0;
     // A promoted replica hands over the state it has followed (docs/cluster.md) instead of
     // recovering again, unless the history projection is behind that state: the results of the
@@ -137,18 +143,19 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
         isAccepted: (r) => r.ok,
         journal,
         maxSnapshotSeq: watermark,
-        onReplay: (seq, _cmd, r) => {
+        onReplay: (seq, cmd, r) => {
           if (seq <= watermark) return;
-          chunk ??= { firstSeq: seq, results: [] };
+          chunk ??= { firstSeq: seq, results: [], stamps: [] };
           chunk.results.push(r);
+          chunk.stamps.push(cmd.ts);
           projectedOnStart++;
           if (chunk.results.length >= 10_000) {
-            projector.enqueue(chunk.firstSeq, chunk.results);
+            projector.enqueue(chunk.firstSeq, chunk.results, chunk.stamps);
             chunk = undefined;
           }
         },
       }));
-    if (chunk !== undefined) projector.enqueue(chunk.firstSeq, chunk.results);
+    if (chunk !== undefined) projector.enqueue(chunk.firstSeq, chunk.results, chunk.stamps);
     await projector.drain();
     if (rec.lastSeq < watermark) {
       deps.log.warn(

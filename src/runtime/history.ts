@@ -7,16 +7,12 @@
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, DomainEvent, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
 import type { Queryable } from '../store/types.ts';
-import type { ExchangeHistory, HistoryQuery } from './exchange-port.ts';
+import type { ExchangeHistory, HistoryQuery, LedgerQuery, LedgerTransaction } from './exchange-port.ts';
+import { type LedgerRowDraft, ledgerRows, wireKind } from './ledger-kinds.ts';
 
-interface LedgerRow {
+interface LedgerRow extends LedgerRowDraft {
   seq: number;
   n: number;
-  accountId: Id;
-  currency: Currency;
-  kind: string;
-  amount: number;
-  ref: string | null;
 }
 
 /** Rows gathered from the events of one group commit. */
@@ -30,14 +26,15 @@ export class HistoryBatch {
   readonly makerDeltas = new Map<Id, { qty: number; ts: number; seq: number }>();
   readonly fills: Fill[] = [];
   readonly ledger: LedgerRow[] = [];
-  private ledgerN = 0;
-  private ledgerSeq = -1;
 
   get empty(): boolean {
     return this.orders.size === 0 && this.fills.length === 0 && this.ledger.length === 0;
   }
 
-  add(seq: number, events: readonly DomainEvent[]): void {
+  /** `ts`: the command's timestamp, for the ledger rows' createdAt. */
+  add(seq: number, events: readonly DomainEvent[], ts?: number): void {
+    let n = 0;
+    for (const row of ledgerRows(events, ts)) this.ledger.push({ ...row, seq, n: n++ });
     for (const e of events) {
       switch (e.kind) {
         // OrderPlaced carries the taker's state after its own matching; OrderCanceled the final
@@ -69,21 +66,6 @@ export class HistoryBatch {
           }
           break;
         }
-        case 'LedgerEntry':
-          if (seq !== this.ledgerSeq) {
-            this.ledgerSeq = seq;
-            this.ledgerN = 0;
-          }
-          this.ledger.push({
-            seq,
-            n: this.ledgerN++,
-            accountId: e.accountId,
-            currency: e.currency,
-            kind: e.entryKind,
-            amount: e.amount,
-            ref: e.ref,
-          });
-          break;
         default:
           break;
       }
@@ -165,8 +147,10 @@ export async function writeHistory(tx: Queryable, batch: HistoryBatch): Promise<
   if (batch.ledger.length > 0) {
     const l = batch.ledger;
     await tx.query(
-      `INSERT INTO ledger_history (seq, n, account_id, currency, kind, amount, ref)
-       SELECT * FROM unnest($1::bigint[], $2::int[], $3::uuid[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+      `INSERT INTO ledger_history (seq, n, account_id, currency, kind, amount, ref, created_at, order_id, fill_id,
+         market_id)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::uuid[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+         $8::bigint[], $9::text[], $10::text[], $11::text[])
        ON CONFLICT (seq, n) DO NOTHING`,
       [
         l.map((x) => x.seq),
@@ -175,7 +159,12 @@ export async function writeHistory(tx: Queryable, batch: HistoryBatch): Promise<
         l.map((x) => x.currency),
         l.map((x) => x.kind),
         l.map((x) => x.amount),
-        l.map((x) => x.ref),
+        // ref: the engine's single reference, kept for readers of the pre-010 shape
+        l.map((x) => x.fillId ?? x.orderId ?? x.marketId),
+        l.map((x) => x.createdAt),
+        l.map((x) => x.orderId),
+        l.map((x) => x.fillId),
+        l.map((x) => x.marketId),
       ],
     );
   }
@@ -214,6 +203,19 @@ interface FillRow {
   fee: number | string;
   fee_coefficient: number;
   ts: number | string;
+}
+
+interface LedgerHistoryRow {
+  seq: number | string;
+  n: number;
+  currency: Currency;
+  kind: string;
+  amount: number | string;
+  ref: string | null;
+  created_at: number | string | null;
+  order_id: string | null;
+  fill_id: string | null;
+  market_id: string | null;
 }
 
 const n = (v: number | string): number => (typeof v === 'number' ? v : Number(v));
@@ -314,5 +316,45 @@ export class SqlHistory implements ExchangeHistory {
       params,
     );
     return r.rows.map(toFill);
+  }
+
+  async transactions(q: LedgerQuery): Promise<LedgerTransaction[]> {
+    await this.barrier();
+    const params: unknown[] = [q.accountId];
+    let where = 'account_id = $1';
+    if (q.currency) {
+      params.push(q.currency);
+      where += ` AND currency = $${params.length}`;
+    }
+    if (q.kinds) {
+      // Rows projected before migration 010 hold the engine's kind names (docs/http.md).
+      params.push(
+        q.kinds.flatMap((k) =>
+          k === 'FEE_STRAIGHT_TAKER_LIVE_FUNDS' ? [k, 'FEE'] : k === 'NETTING' ? [k, 'NET'] : [k],
+        ),
+      );
+      where += ` AND kind = ANY($${params.length}::text[])`;
+    }
+    params.push(q.limit, q.offset);
+    const r = await this.db.query<LedgerHistoryRow>(
+      `SELECT seq, n, currency, kind, amount, ref, created_at, order_id, fill_id, market_id FROM ledger_history
+       WHERE ${where} ORDER BY seq DESC, n DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return r.rows.map((row) => {
+      const legacy = row.created_at === null;
+      const kind = wireKind(row.kind);
+      const isMarketRef = kind === 'NETTING' || kind === 'SETTLEMENT' || kind === 'REFUND';
+      return {
+        id: `${n(row.seq)}-${row.n}`,
+        kind,
+        amount: n(row.amount),
+        currency: row.currency,
+        createdAt: legacy ? null : n(row.created_at as number | string),
+        orderId: legacy ? (kind === 'FEE_STRAIGHT_TAKER_LIVE_FUNDS' ? row.ref : null) : row.order_id,
+        fillId: row.fill_id,
+        marketId: legacy ? (isMarketRef ? row.ref : null) : row.market_id,
+      };
+    });
   }
 }

@@ -36,6 +36,8 @@ export async function readWatermark(q: Queryable): Promise<number> {
 interface Queued {
   firstSeq: number;
   results: readonly CommandResult[];
+  /** The commands' timestamps (ledger rows' createdAt), parallel to results. */
+  stamps: readonly (number | undefined)[] | undefined;
 }
 
 export class HistoryProjector {
@@ -64,9 +66,13 @@ export class HistoryProjector {
   }
 
   /** Queues the results of commands firstSeq.. (durable ones); seqs <= watermark are skipped. */
-  enqueue(firstSeq: number, results: readonly CommandResult[]): void {
+  enqueue(
+    firstSeq: number,
+    results: readonly CommandResult[],
+    stamps?: readonly (number | undefined)[],
+  ): void {
     if (firstSeq + results.length - 1 <= this.wm) return;
-    this.queue.push({ firstSeq, results });
+    this.queue.push({ firstSeq, results, stamps });
     this.kick();
   }
 
@@ -107,7 +113,7 @@ export class HistoryProjector {
           if (seq <= to) continue;
           if (seq !== to + 1) throw new Error(`projector gap: seq ${seq} after ${to}`);
           const r = q.results[i]!;
-          if (r.ok) h.add(seq, r.events);
+          if (r.ok) h.add(seq, r.events, q.stamps?.[i]);
           to = seq;
         }
       }

@@ -11,8 +11,11 @@ import type {
   ExchangeHistory,
   ExchangePort,
   HistoryQuery,
+  LedgerQuery,
+  LedgerTransaction,
 } from '../../src/runtime/exchange-port.ts';
 import { uuidv7 } from '../../src/runtime/ids.ts';
+import { ledgerRows } from '../../src/runtime/ledger-kinds.ts';
 
 export interface MemoryPortOptions {
   /** Clock stamped on commands; tests pin it. Default Date.now. */
@@ -26,6 +29,9 @@ export class MemoryPort implements ExchangePort {
   /** Latest record of every order ever placed (resting ones are refreshed from the engine on read). */
   private readonly orders = new Map<Id, OrderRecord>();
   private readonly fills = new Map<Id, Fill[]>();
+  /** Every ledger row, oldest first (the projector's rows, derived the same way). */
+  private readonly ledger: LedgerTransaction[] = [];
+  private seq = 0;
   /** Every command applied, in order (tests inspect what the routes submitted). */
   readonly applied: Command[] = [];
   readonly history: ExchangeHistory;
@@ -37,6 +43,7 @@ export class MemoryPort implements ExchangePort {
       order: async (accountId, orderId) => this.orderOf(accountId, orderId),
       orders: async (q) => this.ordersOf(q),
       fills: async (q) => this.fillsOf(q),
+      transactions: async (q) => this.transactionsOf(q),
     };
   }
 
@@ -55,6 +62,11 @@ export class MemoryPort implements ExchangePort {
     if (r.ok) {
       this.applied.push(cmd);
       this.record(r.events);
+      const seq = ++this.seq;
+      ledgerRows(r.events, cmd.ts).forEach((row, n) => {
+        // id carries the owner until read (transactionsOf strips it)
+        this.ledger.push({ ...row, id: `${row.accountId}/${seq}-${n}` });
+      });
     }
     return r;
   }
@@ -112,6 +124,19 @@ export class MemoryPort implements ExchangePort {
     // Newest first; UUIDv7 ids break ties in creation order.
     out.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     return out.slice(q.offset, q.offset + q.limit);
+  }
+
+  private transactionsOf(q: LedgerQuery): LedgerTransaction[] {
+    const all = this.ledger.filter(
+      (t) =>
+        t.id.startsWith(`${q.accountId}/`) &&
+        (!q.currency || t.currency === q.currency) &&
+        (!q.kinds || q.kinds.includes(t.kind)),
+    );
+    return all
+      .reverse()
+      .slice(q.offset, q.offset + q.limit)
+      .map((t) => ({ ...t, id: t.id.slice(t.id.indexOf('/') + 1) }));
   }
 
   private fillsOf(q: Omit<HistoryQuery, 'status'>): Fill[] {

@@ -108,7 +108,7 @@ test('kill -9 between journal sync and projection: after restart history equals 
     journal: j2,
     fromScratch: true,
     toSeq: tail,
-    onReplay: (seq, _c, r) => projector.enqueue(seq, [r]),
+    onReplay: (seq, c, r) => projector.enqueue(seq, [r], [c.ts]),
   });
   await projector.drain();
   const scratch = await dump(fresh);

@@ -7,9 +7,13 @@ import { isUuid } from '../../catalog/ids.ts';
 import { ApiError } from '../../errors.ts';
 import type { Currency, Id } from '../../exchange/types.ts';
 import { moneyToUnits } from '../../exchange/units.ts';
+import { isLedgerKind, LEDGER_KINDS, type LedgerKind } from '../../runtime/ledger-kinds.ts';
 import { authErrors, bearer, currency, errorEnvelope } from '../schemas/common.ts';
 import { balanceSchema, fillSchema, openCostsSchema, positionSchema } from '../schemas/trading.ts';
+import { transactionSchema } from '../schemas/transactions.ts';
+import { isoMillis } from '../wire/names.ts';
 import { fillToWire, positionToWire } from '../wire/trading.ts';
+import { moneyToDecimal } from '../wire/transactions.ts';
 import { callerAccount, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 const balanceQuery = {
@@ -155,6 +159,69 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         ...(q.currency ? { currency: q.currency } : {}),
       });
       return fills.filter((f) => f.accountId === accountId).map(fillToWire);
+    },
+  );
+
+  // The ledger (docs/http.md, "Transactions"): every movement of the account's money, newest
+  // first; `type` is one kind or a comma-separated list of kinds.
+  app.get<{ Querystring: { currency?: Currency; limit: number; offset: number; type?: string } }>(
+    '/nbx/v2/emm/transactions',
+    {
+      preHandler: read,
+      attachValidation: true,
+      schema: {
+        tags: ['account'],
+        summary: 'The account’s ledger rows, newest first',
+        description: `Deposits, withdrawals, fills by role and liveness, fees, netting, settlements and refunds. type: one of ${LEDGER_KINDS.join(', ')} (or a comma-separated list).`,
+        security: bearer,
+        querystring: {
+          type: 'object',
+          properties: {
+            currency,
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            offset: { type: 'integer', minimum: 0, default: 0 },
+            type: { type: 'string', maxLength: 1000 },
+          },
+        },
+        response: { 200: { type: 'array', items: transactionSchema }, 400: errorEnvelope, ...authErrors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CURRENCY_CODES);
+      const accountId = callerAccount(request);
+      const q = request.query;
+      let kinds: LedgerKind[] | undefined;
+      if (q.type !== undefined) {
+        kinds = [];
+        for (const part of q.type.split(',')) {
+          const k = part.trim().toUpperCase();
+          if (!isLedgerKind(k)) {
+            throw new ApiError(
+              'VALIDATION_FAILED',
+              `type: ${JSON.stringify(part)} is not a transaction kind`,
+              [{ path: 'querystring/type', message: `must be one of ${LEDGER_KINDS.join(', ')}` }],
+            );
+          }
+          kinds.push(k);
+        }
+      }
+      const rows = await port.history.transactions({
+        accountId,
+        limit: q.limit,
+        offset: q.offset,
+        ...(q.currency ? { currency: q.currency } : {}),
+        ...(kinds ? { kinds } : {}),
+      });
+      return rows.map((t) => ({
+        id: t.id,
+        kind: t.kind,
+        amount: moneyToDecimal(t.amount),
+        currency: t.currency,
+        createdAt: t.createdAt === null ? null : isoMillis(t.createdAt),
+        ...(t.orderId ? { orderId: t.orderId } : {}),
+        ...(t.fillId ? { fillId: t.fillId } : {}),
+        ...(t.marketId ? { marketId: t.marketId } : {}),
+      }));
     },
   );
 }

@@ -1,0 +1,107 @@
+// The account ledger as clients read it (docs/http.md, "Transactions"): one row per movement of a
+// wallet's money. The engine's LedgerEntry events cover deposits, withdrawals, fees, netting and
+// settlement; the money a fill moves is implied by its OrderFilled event (price × qty, DESIGN.md
+// §4), so the projector derives those rows from the fills of the same command. Together the rows
+// of an account sum to its wallet (available + reserved).
+
+import type { Currency, DomainEvent, Id } from '../exchange/types.ts';
+import { bidCost } from '../exchange/units.ts';
+
+/** Every kind a ledger row can carry, in the order docs/http.md lists them. */
+export const LEDGER_KINDS = [
+  'DEPOSIT',
+  'WITHDRAWAL',
+  'FILL_STRAIGHT_TAKER_FUNDS',
+  'FILL_STRAIGHT_MAKER_FUNDS',
+  'FILL_STRAIGHT_TAKER_LIVE_FUNDS',
+  'FILL_STRAIGHT_MAKER_LIVE_FUNDS',
+  'FEE_STRAIGHT_TAKER_LIVE_FUNDS',
+  'NETTING',
+  'SETTLEMENT',
+  'REFUND',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+const KIND_SET: ReadonlySet<string> = new Set(LEDGER_KINDS);
+export const isLedgerKind = (s: string): s is LedgerKind => KIND_SET.has(s);
+
+/** The engine's entry kinds → wire kinds. Only taker orders in live markets pay a fee. */
+const ENGINE_KIND: Record<Extract<DomainEvent, { kind: 'LedgerEntry' }>['entryKind'], LedgerKind> = {
+  DEPOSIT: 'DEPOSIT',
+  WITHDRAWAL: 'WITHDRAWAL',
+  FEE: 'FEE_STRAIGHT_TAKER_LIVE_FUNDS',
+  NET: 'NETTING',
+  SETTLEMENT: 'SETTLEMENT',
+  REFUND: 'REFUND',
+  // Never emitted by the engine (fills are derived below); kept so a stored row still reads.
+  TRADE: 'FILL_STRAIGHT_TAKER_FUNDS',
+};
+
+/** Wire kind of a stored row's kind: rows written before migration 010 hold the engine's names. */
+export function wireKind(stored: string): LedgerKind {
+  if (isLedgerKind(stored)) return stored;
+  return ENGINE_KIND[stored as keyof typeof ENGINE_KIND] ?? 'DEPOSIT';
+}
+
+export interface LedgerRowDraft {
+  accountId: Id;
+  currency: Currency;
+  kind: LedgerKind;
+  /** Money (signed integer, src/exchange/units.ts). */
+  amount: number;
+  createdAt: number | null;
+  orderId: Id | null;
+  fillId: string | null;
+  marketId: Id | null;
+}
+
+/**
+ * The ledger rows of one accepted command, in event order. `ts` is the command's timestamp (the
+ * time the sequencer stamped); without it, the fills' time stands in and otherwise null.
+ */
+export function ledgerRows(events: readonly DomainEvent[], ts: number | undefined): LedgerRowDraft[] {
+  // Liveness is not on the fill itself: a taker fill in a live market carries the live fee
+  // coefficient, and every fill of one command happens in the same market at the same moment.
+  let live = false;
+  let fillTs: number | undefined;
+  let fillMarket: Id | null = null;
+  for (const e of events) {
+    if (e.kind !== 'OrderFilled') continue;
+    fillTs ??= e.fill.ts;
+    fillMarket ??= e.fill.marketId;
+    if (e.fill.isTaker && e.fill.feeCoefficient > 0) live = true;
+  }
+  const at = ts ?? fillTs ?? null;
+  const out: LedgerRowDraft[] = [];
+  for (const e of events) {
+    if (e.kind === 'OrderFilled') {
+      const f = e.fill;
+      if (f.isWash) continue; // self-trade prevention moves no money (DESIGN.md §4)
+      const role = f.isTaker ? 'TAKER' : 'MAKER';
+      out.push({
+        accountId: f.accountId,
+        currency: f.currency,
+        kind: `FILL_STRAIGHT_${role}_${live ? 'LIVE_' : ''}FUNDS` as LedgerKind,
+        amount: -bidCost(f.price, f.qty, f.currency),
+        createdAt: at ?? f.ts,
+        orderId: f.orderId,
+        fillId: f.id,
+        marketId: f.marketId,
+      });
+    } else if (e.kind === 'LedgerEntry') {
+      const kind = ENGINE_KIND[e.entryKind];
+      const byMarket = e.entryKind === 'NET' || e.entryKind === 'SETTLEMENT' || e.entryKind === 'REFUND';
+      out.push({
+        accountId: e.accountId,
+        currency: e.currency,
+        kind,
+        amount: e.amount,
+        createdAt: at,
+        orderId: e.entryKind === 'FEE' ? e.ref : null,
+        fillId: null,
+        marketId: byMarket ? e.ref : e.entryKind === 'FEE' ? fillMarket : null,
+      });
+    }
+  }
+  return out;
+}
