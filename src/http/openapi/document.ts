@@ -45,7 +45,20 @@ export function transformRoute({
   const s = { ...(schema ?? {}) } as FastifySchema & {
     operationId?: string;
     security?: Array<Record<string, string[]>>;
+    summary?: string;
+    description?: string;
+    tags?: string[];
+    hide?: boolean;
   };
+  // The GraphiQL page and its scripts are a development tool, not API operations.
+  if (url === '/graphiql' || url.startsWith('/graphiql/')) return { schema: { ...s, hide: true }, url };
+  // The GraphQL endpoint is registered by mercurius without a schema of ours: describe it here.
+  if (url === '/v1/graphql') {
+    s.summary ??= 'GraphQL read interface (events, games, markets, outcomes, open orders)';
+    s.description ??=
+      'Hasura-style legacy read interface served from memory: POST a {query, variables} document, or GET with ?query=. See docs/graphql.md.';
+    s.tags ??= ['graphql'];
+  }
   const method = Array.isArray(route.method) ? (route.method[0] ?? 'get') : route.method;
   s.operationId ??= operationIdFor(method, url);
   // No security on a route means it is public: say so (security: []) rather than leave it unsaid.
