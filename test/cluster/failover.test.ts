@@ -16,7 +16,10 @@ const DEPOSIT = 100000;
 
 let place: ServerPlace | undefined;
 const procs: Proc[] = [];
+/** The role watcher runs while this is true; a failed assertion must not leave it running. */
+let watching = true;
 after(async () => {
+  watching = false;
   for (const p of procs) p.proc.kill('SIGKILL');
   await Promise.all(procs.map((p) => p.exited));
   await place?.destroy();
@@ -41,7 +44,6 @@ test(`kill -9 of the leader under order flow, ${CYCLES} cycles`, { skip }, async
   }
 
   // Watch the roles the whole time: at most one leader per sample, epochs never go back.
-  let watching = true;
   let lastEpoch = 0;
   const violations: string[] = [];
   const watcher = (async () => {
