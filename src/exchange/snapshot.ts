@@ -35,7 +35,29 @@ const SNAPSHOT_MAGIC = 'tickbook-exchange/1';
  * never on handle numbers, so replay and snapshot→restore give identical bytes.
  */
 export function snapshot(s: ExchangeState): Uint8Array {
+  const it = snapshotSlices(s, Number.POSITIVE_INFINITY);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return step.value;
+}
+
+/** Default work per slice of snapshotSlices: ~10 ms of encoding on a 2020s core (docs/journal.md). */
+export const SNAPSHOT_SLICE_WORK = 10_000;
+
+/**
+ * The same bytes as snapshot(), produced in slices: the generator yields after about `sliceWork`
+ * units of work (one unit per account, position, client order id or resting order) and returns
+ * the bytes when done. The caller may run other work between slices (docs/journal.md,
+ * "Snapshots"), provided nothing mutates the state until the generator has returned: the bytes
+ * must show one state, the one at the snapshot's seq. snapshot() is this generator run without
+ * pauses, so both give identical bytes by construction.
+ */
+export function* snapshotSlices(
+  s: ExchangeState,
+  sliceWork: number = SNAPSHOT_SLICE_WORK,
+): Generator<void, Uint8Array, void> {
   const w = new BinWriter(Math.max(1 << 16, s.pool.size * 112));
+  let work = 0;
   w.str(SNAPSHOT_MAGIC);
   for (const v of [s.lastSeq, s.catalogVersion, s.feePpm, s.orderSeq]) w.f64(v);
   for (const arr of [s.deposits, s.withdrawals, s.fees, s.paidOut]) {
@@ -69,9 +91,19 @@ export function snapshot(s: ExchangeState): Uint8Array {
       w.str(k);
       w.str(v);
     }
+    work += 1 + a.positions.size + a.clientOrders.size;
+    if (work >= sliceWork) {
+      work = 0;
+      yield;
+    }
   }
   const pool = s.pool;
   const live = liveInAcceptanceOrder(s);
+  work += live.length >> 3; // the sort: a native numeric sort, ~1/8 of encoding per order
+  if (work >= sliceWork) {
+    work = 0;
+    yield;
+  }
   w.u32(live.length);
   for (let i = 0; i < live.length; i++) {
     const h = live[i];
@@ -89,6 +121,10 @@ export function snapshot(s: ExchangeState): Uint8Array {
     w.f64(pool.f64[h * FW + F_SEQ_NO]);
     w.strOrNull(pool.flags.get(h));
     w.strOrNull(pool.clientOrderId.get(h));
+    if (++work >= sliceWork) {
+      work = 0;
+      yield;
+    }
   }
   return w.bytes();
 }
