@@ -41,8 +41,8 @@ export function snapshot(s: ExchangeState): Uint8Array {
   return step.value;
 }
 
-/** Default work per slice of snapshotSlices: ~10 ms of encoding on a 2020s core (docs/journal.md). */
-export const SNAPSHOT_SLICE_WORK = 10_000;
+/** Default work per slice of snapshotSlices: a few ms of encoding (measured, docs/journal.md). */
+export const SNAPSHOT_SLICE_WORK = 2_000;
 
 /**
  * The same bytes as snapshot(), produced in slices: the generator yields after about `sliceWork`
