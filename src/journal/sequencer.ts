@@ -127,6 +127,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   /** True while a snapshot is being serialized: submits wait in `held`, unapplied. */
   private holding = false;
   private held: Held<C, R>[] = [];
+  private durableWaiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
   private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
   private readonly gatherMs: number;
   private readonly journal: JournalBackend | undefined;
@@ -242,18 +243,33 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
 
   /** Takes a snapshot of the current state now (all applied commands must be durable first). */
   async snapshotNow(): Promise<void> {
-    await this.flush();
+    // Waits for durability of what is applied, not for idleness: under a steady stream of
+    // commands the sequencer may never be idle. On close nothing new arrives, so flush() ends.
+    if (this.closed) await this.flush();
+    else await this.whenDurable(this.seq);
     await this.snapshotWrite;
     if (this.stopError === undefined && this.seq > this.lastSnapshotSeq) {
-      // Commands applied since flush() returned are in the state: the snapshot is at this.seq,
-      // stored once that seq is durable.
+      // Commands applied meanwhile are in the state: the snapshot is at this.seq, stored once
+      // that seq is durable.
       const seq = this.seq;
-      this.beginSnapshot(
-        seq,
-        this.flush().then(() => this.durableSeq >= seq),
-      );
+      this.beginSnapshot(seq, this.whenDurable(seq));
       await this.snapshotWrite;
     }
+  }
+
+  /** Resolves true once seq is durable, false if the sequencer stops first. */
+  private whenDurable(seq: number): Promise<boolean> {
+    if (this.durableSeq >= seq) return Promise.resolve(true);
+    if (this.stopError !== undefined) return Promise.resolve(false);
+    return new Promise((resolve) => this.durableWaiters.push({ seq, resolve }));
+  }
+
+  private setDurable(seq: number): void {
+    this.durableSeq = seq;
+    if (this.durableWaiters.length === 0) return;
+    const due = this.durableWaiters.filter((w) => w.seq <= seq);
+    this.durableWaiters = this.durableWaiters.filter((w) => w.seq > seq);
+    for (const w of due) w.resolve(true);
   }
 
   // ------------------------------------------------------------------ internals
@@ -371,7 +387,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
         snapDurable?.(false);
         break;
       }
-      this.durableSeq = lastSeq;
+      this.setDurable(lastSeq);
       snapDurable?.(true);
       for (const p of batch) p.resolve(p.result);
       if (this.committedListeners.length > 0) {
@@ -431,7 +447,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
               for (const p of batch) p.reject(this.stopError);
               return;
             }
-            this.durableSeq = lastSeq;
+            this.setDurable(lastSeq);
             for (const p of batch) p.resolve(p.result);
             this.notify(firstSeq, lastSeq, cmds, batch);
           },
@@ -579,6 +595,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     const held = this.held;
     this.held = [];
     for (const h of held) h.reject(err);
+    for (const w of this.durableWaiters.splice(0)) w.resolve(false);
     for (const w of this.idleWaiters.splice(0)) w();
     // 'fatal' without a listener would not throw (not named 'error'), so an owner that forgot to
     // listen still gets rejections on every submit.
