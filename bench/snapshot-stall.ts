@@ -5,7 +5,7 @@
 //     held meanwhile;
 //   - baseline in the same run, interleaved: the same sequencer serializing with the synchronous
 //     Exchange.snapshot() (as before), the same file write after it.
-// Reads: a small in-memory read (totals()) due every 2 ms on a fixed schedule; its latency is
+// Reads: a small in-memory read (one wallet) due every 2 ms on a fixed schedule; its latency is
 // measured from when it was due (a stall delays every read due during it). Commands: a trading
 // command every 10 ms; its latency includes any time held plus its commit.
 // Goal: event-loop delay never over 100 ms during a snapshot, p99 of a small read <= 20 ms.
@@ -61,7 +61,7 @@ async function watch(
     probeMax = Math.max(probeMax, now - last);
     last = now;
     while (nextRead <= now) {
-      live.totals();
+      live.wallet('w-acct-1', 'CASH');
       reads.push(performance.now() - nextRead);
       nextRead += 2;
     }
