@@ -56,7 +56,18 @@ export function* snapshotSlices(
   s: ExchangeState,
   sliceWork: number = SNAPSHOT_SLICE_WORK,
 ): Generator<void, Uint8Array, void> {
-  const w = new BinWriter(Math.max(1 << 16, s.pool.size * 112));
+  // Sized from the state so the buffer (almost) never grows: a growth copies everything written
+  // so far in one go, the longest pause of a sliced snapshot when it happened near the end.
+  // allocUnsafe does not touch the pages, so the margin costs address space, not memory.
+  let entries = 0;
+  let clientOrders = 0;
+  for (const a of s.accounts) {
+    entries += a.positions.size;
+    clientOrders += a.clientOrders.size;
+  }
+  const w = new BinWriter(
+    (1 << 16) + s.accounts.length * 96 + entries * 24 + clientOrders * 160 + s.pool.size * 192,
+  );
   let work = 0;
   w.str(SNAPSHOT_MAGIC);
   for (const v of [s.lastSeq, s.catalogVersion, s.feePpm, s.orderSeq]) w.f64(v);
