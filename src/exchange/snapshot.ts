@@ -109,12 +109,7 @@ export function* snapshotSlices(
     }
   }
   const pool = s.pool;
-  const live = liveInAcceptanceOrder(s);
-  work += live.length >> 3; // the sort: a native numeric sort, ~1/8 of encoding per order
-  if (work >= sliceWork) {
-    work = 0;
-    yield;
-  }
+  const live = yield* liveInAcceptanceOrderSlices(s, sliceWork);
   w.u32(live.length);
   for (let i = 0; i < live.length; i++) {
     const h = live[i];
@@ -149,6 +144,21 @@ export function* snapshotSlices(
  * numeric sort; otherwise a comparator sort gives the same order.
  */
 export function liveInAcceptanceOrder(s: ExchangeState): Int32Array {
+  const it = liveInAcceptanceOrderSlices(s, Number.POSITIVE_INFINITY);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return step.value;
+}
+
+/**
+ * liveInAcceptanceOrder in slices: the keys are sorted in runs of `sliceWork` (one native sort
+ * per slice), then the runs are merged, yielding every `sliceWork` keys. Keys are unique, so the
+ * merge gives exactly the order of one sort.
+ */
+function* liveInAcceptanceOrderSlices(
+  s: ExchangeState,
+  sliceWork: number,
+): Generator<void, Int32Array, void> {
   const pool = s.pool;
   const f64 = pool.f64;
   const cap = pool.capacity; // every handle is < capacity
@@ -158,13 +168,44 @@ export function liveInAcceptanceOrder(s: ExchangeState): Int32Array {
     const keys = new Float64Array(pool.size);
     for (let h = 0; h < pool.top; h++)
       if (f64[h * FW + F_QTY] > 0) keys[k++] = f64[h * FW + F_SEQ_NO] * cap + h;
-    keys.sort();
-    for (let i = 0; i < k; i++) out[i] = keys[i] % cap;
-  } else {
-    for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY] > 0) out[k++] = h;
-    out.sort((x, y) => f64[x * FW + F_SEQ_NO] - f64[y * FW + F_SEQ_NO]);
+    if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
+    const run = Math.max(1, Math.min(k, sliceWork * 4));
+    if (run >= k) {
+      keys.sort();
+      for (let i = 0; i < k; i++) out[i] = keys[i] % cap;
+      return out;
+    }
+    const starts: number[] = [];
+    for (let from = 0; from < k; from += run) {
+      keys.subarray(from, Math.min(k, from + run)).sort();
+      starts.push(from);
+      yield;
+    }
+    // k-way merge of the sorted runs (few: one per `run` keys), a linear scan of their heads.
+    const heads = starts.slice();
+    const ends = starts.map((from) => Math.min(k, from + run));
+    let work = 0;
+    for (let i = 0; i < k; i++) {
+      let best = -1;
+      let bestKey = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < heads.length; r++) {
+        if (heads[r] < ends[r] && keys[heads[r]] < bestKey) {
+          bestKey = keys[heads[r]];
+          best = r;
+        }
+      }
+      heads[best]++;
+      out[i] = bestKey % cap;
+      if (++work >= sliceWork * 4) {
+        work = 0;
+        yield;
+      }
+    }
+    return out;
   }
+  for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY] > 0) out[k++] = h;
   if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
+  out.sort((x, y) => f64[x * FW + F_SEQ_NO] - f64[y * FW + F_SEQ_NO]);
   return out;
 }
 
