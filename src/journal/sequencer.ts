@@ -247,7 +247,8 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     // commands the sequencer may never be idle. On close nothing new arrives, so flush() ends.
     if (this.closed) await this.flush();
     else await this.whenDurable(this.seq);
-    await this.snapshotWrite;
+    // The commit loop may start one meanwhile: at most one snapshot at a time.
+    while (this.snapshotWrite !== undefined) await this.snapshotWrite;
     if (this.stopError === undefined && this.seq > this.lastSnapshotSeq) {
       // Commands applied meanwhile are in the state: the snapshot is at this.seq, stored once
       // that seq is durable.
