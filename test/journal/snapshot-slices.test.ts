@@ -23,7 +23,8 @@ function randomState(n: number, seed: number): Exchange {
   const x = new Exchange();
   let ts = 1_800_000_000_000;
   for (const c of [...setupCommands(SHAPE), ...take(tradingCommands(SHAPE, seed), n)]) {
-    x.apply({ ...c, ts: (ts += 1) } as Command);
+    ts += 1;
+    x.apply({ ...c, ts } as Command);
   }
   return x;
 }
