@@ -26,7 +26,7 @@ import { placeOrder } from './matching.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
-import { hash, restore, snapshot } from './snapshot.ts';
+import { hash, restore, snapshot, snapshotSlices } from './snapshot.ts';
 import { ExchangeState } from './state.ts';
 import { type ExchangeTotals, expectedReserved, totals } from './totals.ts';
 import type {
@@ -185,6 +185,13 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   // ------------------------------------------------------------------ snapshot.ts
   snapshot(): Uint8Array {
     return snapshot(this.s);
+  }
+  /**
+   * snapshot()'s bytes in slices of bounded work (snapshot.ts): the state must not change until
+   * the generator returns (the sequencer holds commands meanwhile, docs/journal.md).
+   */
+  snapshotSlices(sliceWork?: number): Generator<void, Uint8Array, void> {
+    return snapshotSlices(this.s, sliceWork);
   }
   /** Replaces the whole state with a snapshot's (unchanged if the bytes are not a valid snapshot). */
   restore(bytes: Uint8Array): void {

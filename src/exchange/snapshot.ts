@@ -35,7 +35,40 @@ const SNAPSHOT_MAGIC = 'tickbook-exchange/1';
  * never on handle numbers, so replay and snapshot→restore give identical bytes.
  */
 export function snapshot(s: ExchangeState): Uint8Array {
-  const w = new BinWriter(Math.max(1 << 16, s.pool.size * 112));
+  const it = snapshotSlices(s, Number.POSITIVE_INFINITY);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return step.value;
+}
+
+/** Default work per slice of snapshotSlices: a few ms of encoding (measured, docs/journal.md). */
+export const SNAPSHOT_SLICE_WORK = 2_000;
+
+/**
+ * The same bytes as snapshot(), produced in slices: the generator yields after about `sliceWork`
+ * units of work (one unit per account, position, client order id or resting order) and returns
+ * the bytes when done. The caller may run other work between slices (docs/journal.md,
+ * "Snapshots"), provided nothing mutates the state until the generator has returned: the bytes
+ * must show one state, the one at the snapshot's seq. snapshot() is this generator run without
+ * pauses, so both give identical bytes by construction.
+ */
+export function* snapshotSlices(
+  s: ExchangeState,
+  sliceWork: number = SNAPSHOT_SLICE_WORK,
+): Generator<void, Uint8Array, void> {
+  // Sized from the state so the buffer (almost) never grows: a growth copies everything written
+  // so far in one go, the longest pause of a sliced snapshot when it happened near the end.
+  // allocUnsafe does not touch the pages, so the margin costs address space, not memory.
+  let entries = 0;
+  let clientOrders = 0;
+  for (const a of s.accounts) {
+    entries += a.positions.size;
+    clientOrders += a.clientOrders.size;
+  }
+  const w = new BinWriter(
+    (1 << 16) + s.accounts.length * 96 + entries * 24 + clientOrders * 160 + s.pool.size * 192,
+  );
+  let work = 0;
   w.str(SNAPSHOT_MAGIC);
   for (const v of [s.lastSeq, s.catalogVersion, s.feePpm, s.orderSeq]) w.f64(v);
   for (const arr of [s.deposits, s.withdrawals, s.fees, s.paidOut]) {
@@ -69,9 +102,14 @@ export function snapshot(s: ExchangeState): Uint8Array {
       w.str(k);
       w.str(v);
     }
+    work += 1 + a.positions.size + a.clientOrders.size;
+    if (work >= sliceWork) {
+      work = 0;
+      yield;
+    }
   }
   const pool = s.pool;
-  const live = liveInAcceptanceOrder(s);
+  const live = yield* liveInAcceptanceOrderSlices(s, sliceWork);
   w.u32(live.length);
   for (let i = 0; i < live.length; i++) {
     const h = live[i];
@@ -89,6 +127,10 @@ export function snapshot(s: ExchangeState): Uint8Array {
     w.f64(pool.f64[h * FW + F_SEQ_NO]);
     w.strOrNull(pool.flags.get(h));
     w.strOrNull(pool.clientOrderId.get(h));
+    if (++work >= sliceWork) {
+      work = 0;
+      yield;
+    }
   }
   return w.bytes();
 }
@@ -102,6 +144,21 @@ export function snapshot(s: ExchangeState): Uint8Array {
  * numeric sort; otherwise a comparator sort gives the same order.
  */
 export function liveInAcceptanceOrder(s: ExchangeState): Int32Array {
+  const it = liveInAcceptanceOrderSlices(s, Number.POSITIVE_INFINITY);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return step.value;
+}
+
+/**
+ * liveInAcceptanceOrder in slices: the keys are sorted in runs of `sliceWork` (one native sort
+ * per slice), then the runs are merged, yielding every `sliceWork` keys. Keys are unique, so the
+ * merge gives exactly the order of one sort.
+ */
+function* liveInAcceptanceOrderSlices(
+  s: ExchangeState,
+  sliceWork: number,
+): Generator<void, Int32Array, void> {
   const pool = s.pool;
   const f64 = pool.f64;
   const cap = pool.capacity; // every handle is < capacity
@@ -111,13 +168,44 @@ export function liveInAcceptanceOrder(s: ExchangeState): Int32Array {
     const keys = new Float64Array(pool.size);
     for (let h = 0; h < pool.top; h++)
       if (f64[h * FW + F_QTY] > 0) keys[k++] = f64[h * FW + F_SEQ_NO] * cap + h;
-    keys.sort();
-    for (let i = 0; i < k; i++) out[i] = keys[i] % cap;
-  } else {
-    for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY] > 0) out[k++] = h;
-    out.sort((x, y) => f64[x * FW + F_SEQ_NO] - f64[y * FW + F_SEQ_NO]);
+    if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
+    const run = Math.max(1, Math.min(k, sliceWork * 4));
+    if (run >= k) {
+      keys.sort();
+      for (let i = 0; i < k; i++) out[i] = keys[i] % cap;
+      return out;
+    }
+    const starts: number[] = [];
+    for (let from = 0; from < k; from += run) {
+      keys.subarray(from, Math.min(k, from + run)).sort();
+      starts.push(from);
+      yield;
+    }
+    // k-way merge of the sorted runs (few: one per `run` keys), a linear scan of their heads.
+    const heads = starts.slice();
+    const ends = starts.map((from) => Math.min(k, from + run));
+    let work = 0;
+    for (let i = 0; i < k; i++) {
+      let best = -1;
+      let bestKey = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < heads.length; r++) {
+        if (heads[r] < ends[r] && keys[heads[r]] < bestKey) {
+          bestKey = keys[heads[r]];
+          best = r;
+        }
+      }
+      heads[best]++;
+      out[i] = bestKey % cap;
+      if (++work >= sliceWork * 4) {
+        work = 0;
+        yield;
+      }
+    }
+    return out;
   }
+  for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY] > 0) out[k++] = h;
   if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
+  out.sort((x, y) => f64[x * FW + F_SEQ_NO] - f64[y * FW + F_SEQ_NO]);
   return out;
 }
 

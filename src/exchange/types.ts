@@ -336,5 +336,11 @@ export interface StateMachine<C, R> {
    * calling hash() (one serialization per snapshot), and recovery checks restore() against it. */
   hash(): string;
   snapshot(): Uint8Array;
+  /**
+   * Optional: snapshot()'s exact bytes, produced in slices (yield between slices, return the
+   * bytes). The sequencer runs the slices with event-loop turns between them and applies no
+   * command until the generator has returned (docs/journal.md, "Snapshots").
+   */
+  snapshotSlices?(): Generator<void, Uint8Array, void>;
   restore(snapshot: Uint8Array): void;
 }

@@ -20,7 +20,6 @@
 // unknown" — exactly like a lost connection to a database: the command may or may not be in the
 // journal (a COMMIT whose reply was lost is still a commit).
 
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
 import type { Queryable, Store } from '../store/types.ts';
@@ -76,6 +75,14 @@ export class SequencerStoppedError extends Error {
   }
 }
 
+/** A command submitted while a snapshot is being serialized: applied once it is done. */
+interface Held<C, R> {
+  cmds: readonly Submittable<C>[];
+  many: boolean;
+  resolve: (r: R | R[]) => void;
+  reject: (e: unknown) => void;
+}
+
 interface Pending<C, R> {
   seq: number;
   cmd: C;
@@ -87,8 +94,19 @@ interface Pending<C, R> {
 /** A command without its ts (the sequencer stamps it); distributes over a union of commands. */
 export type Submittable<C> = C extends unknown ? Omit<C, 'ts'> & { ts?: number } : never;
 
+/** What the 'snapshot' event carries (docs/journal.md, "Snapshots"). */
+export interface SnapshotStats {
+  seq: number;
+  bytes: number;
+  /** Wall time of the serialization: how long new commands were held. */
+  ms: number;
+  /** Slices the serialization ran in, and the longest one (the longest event-loop block). */
+  slices: number;
+  sliceMaxMs: number;
+}
+
 /**
- * Events: 'fatal' (error) once, when the sequencer stops; 'snapshot' ({seq, bytes, ms}) after a
+ * Events: 'fatal' (error) once, when the sequencer stops; 'snapshot' (SnapshotStats) after a
  * snapshot is stored; 'snapshotError' (error) when storing one failed (not fatal: the journal is
  * intact, recovery just replays more).
  */
@@ -106,6 +124,10 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private readonly maxBatch: number;
   private lastSnapshotSeq: number;
   private snapshotWrite: Promise<void> | undefined;
+  /** True while a snapshot is being serialized: submits wait in `held`, unapplied. */
+  private holding = false;
+  private held: Held<C, R>[] = [];
+  private durableWaiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
   private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
   private readonly gatherMs: number;
   private readonly journal: JournalBackend | undefined;
@@ -151,6 +173,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   submit(cmd: Submittable<C>): Promise<R> {
     const gate = this.gate();
     if (gate !== undefined) return Promise.reject(gate);
+    if (this.holding) return this.hold([cmd], false) as Promise<R>;
     let applied: { result: R; pending?: Promise<R> };
     try {
       applied = this.applyOne(cmd);
@@ -170,6 +193,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   submitMany(cmds: readonly Submittable<C>[]): Promise<R[]> {
     const gate = this.gate();
     if (gate !== undefined) return Promise.reject(gate);
+    if (this.holding) return this.hold(cmds, true) as Promise<R[]>;
     const results: R[] = [];
     const waits: Promise<R>[] = [];
     for (const cmd of cmds) {
@@ -201,7 +225,9 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
 
   /** Resolves when nothing is pending or in flight (or the sequencer has stopped). */
   flush(): Promise<void> {
-    if (!this.committing && this.pending.length === 0) return Promise.resolve();
+    if (!this.committing && this.pending.length === 0 && this.held.length === 0) {
+      return Promise.resolve();
+    }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -217,12 +243,34 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
 
   /** Takes a snapshot of the current state now (all applied commands must be durable first). */
   async snapshotNow(): Promise<void> {
-    await this.flush();
-    await this.snapshotWrite;
-    if (this.stopError === undefined && this.durableSeq > this.lastSnapshotSeq) {
-      this.startSnapshot(this.durableSeq);
+    // Waits for durability of what is applied, not for idleness: under a steady stream of
+    // commands the sequencer may never be idle. On close nothing new arrives, so flush() ends.
+    if (this.closed) await this.flush();
+    else await this.whenDurable(this.seq);
+    // The commit loop may start one meanwhile: at most one snapshot at a time.
+    while (this.snapshotWrite !== undefined) await this.snapshotWrite;
+    if (this.stopError === undefined && this.seq > this.lastSnapshotSeq) {
+      // Commands applied meanwhile are in the state: the snapshot is at this.seq, stored once
+      // that seq is durable.
+      const seq = this.seq;
+      this.beginSnapshot(seq, this.whenDurable(seq));
       await this.snapshotWrite;
     }
+  }
+
+  /** Resolves true once seq is durable, false if the sequencer stops first. */
+  private whenDurable(seq: number): Promise<boolean> {
+    if (this.durableSeq >= seq) return Promise.resolve(true);
+    if (this.stopError !== undefined) return Promise.resolve(false);
+    return new Promise((resolve) => this.durableWaiters.push({ seq, resolve }));
+  }
+
+  private setDurable(seq: number): void {
+    this.durableSeq = seq;
+    if (this.durableWaiters.length === 0) return;
+    const due = this.durableWaiters.filter((w) => w.seq <= seq);
+    this.durableWaiters = this.durableWaiters.filter((w) => w.seq > seq);
+    for (const w of due) w.resolve(true);
   }
 
   // ------------------------------------------------------------------ internals
@@ -300,16 +348,21 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       const lastSeq = batch[batch.length - 1].seq;
       // A snapshot must show exactly the commands up to some seq. Right now every applied
       // command is in `batch` or `pending`; when pending is empty the state is exactly
-      // "after lastSeq", so this is the moment to take it (synchronously: the state machine's
-      // snapshot() serializes the whole state on this thread — that pause is the cost of a
-      // snapshot on the hot path; its write happens after the commit, off the hot path).
-      let snap: { bytes: Uint8Array; hash: string; ms: number } | undefined;
+      // "after lastSeq", so this is the moment to start it: new commands are held (not applied)
+      // while the state is serialized in slices, and the bytes are stored once lastSeq is
+      // durable (docs/journal.md, "Snapshots").
+      let snapDurable: ((ok: boolean) => void) | undefined;
       if (
         this.pending.length === 0 &&
         lastSeq - this.lastSnapshotSeq >= this.snapshotEvery &&
         this.snapshotWrite === undefined
       ) {
-        snap = this.takeSnapshot();
+        this.beginSnapshot(
+          lastSeq,
+          new Promise<boolean>((resolve) => {
+            snapDurable = resolve;
+          }),
+        );
       }
       const cmds = batch.map((p) => p.cmd);
       try {
@@ -332,10 +385,11 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
         );
         for (const p of batch) p.reject(stopped);
         this.stop(stopped);
+        snapDurable?.(false);
         break;
       }
-      this.durableSeq = lastSeq;
-      if (snap !== undefined) this.writeSnapshotInBackground(lastSeq, snap);
+      this.setDurable(lastSeq);
+      snapDurable?.(true);
       for (const p of batch) p.resolve(p.result);
       if (this.committedListeners.length > 0) {
         const b: CommittedBatch<C, R> = {
@@ -359,7 +413,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       this.kick();
       return;
     }
-    for (const w of this.idleWaiters.splice(0)) w();
+    this.settleIdle();
   }
 
   /**
@@ -379,18 +433,10 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       const firstSeq = batch[0].seq;
       const lastSeq = batch[batch.length - 1].seq;
       // As in commitLoop: with nothing else pending the state is exactly "after lastSeq".
-      let snap: Uint8Array | undefined;
-      let snapMs = 0;
-      if (
+      const snapDue =
         this.pending.length === 0 &&
         lastSeq - this.lastSnapshotSeq >= this.snapshotEvery &&
-        this.snapshotWrite === undefined
-      ) {
-        const t0 = performance.now();
-        snap = this.machine.snapshot();
-        snapMs = performance.now() - t0;
-        this.lastSnapshotSeq = lastSeq;
-      }
+        this.snapshotWrite === undefined;
       const cmds = batch.map((p) => p.cmd);
       const durable = journal.append(firstSeq, cmds);
       const before = previous;
@@ -402,8 +448,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
               for (const p of batch) p.reject(this.stopError);
               return;
             }
-            this.durableSeq = lastSeq;
-            if (snap !== undefined) this.writeBytesInBackground(lastSeq, snap, snapMs);
+            this.setDurable(lastSeq);
             for (const p of batch) p.resolve(p.result);
             this.notify(firstSeq, lastSeq, cmds, batch);
           },
@@ -417,6 +462,11 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
           },
         ),
       );
+      if (snapDue)
+        this.beginSnapshot(
+          lastSeq,
+          previous.then(() => this.durableSeq >= lastSeq),
+        );
       // Let this batch's sync start behind the previous one, but no deeper: wait for the
       // previous batch before cutting the next (commands keep arriving into pending meanwhile).
       await before;
@@ -427,7 +477,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       this.kick();
       return;
     }
-    for (const w of this.idleWaiters.splice(0)) w();
+    this.settleIdle();
   }
 
   private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
@@ -447,61 +497,94 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     }
   }
 
-  /** Hashes (in chunks) and stores snapshot bytes off the request path. */
-  private writeBytesInBackground(seq: number, bytes: Uint8Array, ms: number): void {
-    const journal = this.journal!;
-    this.lastSnapshotSeq = Math.max(this.lastSnapshotSeq, seq);
-    this.snapshotWrite = sha256Chunked(bytes)
-      .then((hash) => journal.writeSnapshot({ seq, hash, state: bytes }))
-      .then(
-        () => {
-          this.emit('snapshot', { seq, bytes: bytes.byteLength, ms });
-        },
-        (err) => {
-          this.emit('snapshotError', err);
-        },
-      )
-      .finally(() => {
-        this.snapshotWrite = undefined;
-      });
-  }
-
-  private startSnapshot(seq: number): void {
-    if (this.journal !== undefined) {
-      const t0 = performance.now();
-      const bytes = this.machine.snapshot();
-      this.writeBytesInBackground(seq, bytes, performance.now() - t0);
-      return;
-    }
-    this.writeSnapshotInBackground(seq, this.takeSnapshot());
-  }
-
-  /** Serializes the state once; its hash is the SHA-256 of those bytes (StateMachine.hash()'s
-   * contract), so the state is not serialized a second time by hash(). */
-  private takeSnapshot(): { bytes: Uint8Array; hash: string; ms: number } {
-    const t0 = performance.now();
-    const bytes = this.machine.snapshot();
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    return { bytes, hash, ms: performance.now() - t0 };
-  }
-
-  private writeSnapshotInBackground(
-    seq: number,
-    snap: { bytes: Uint8Array; hash: string; ms: number },
-  ): void {
+  /**
+   * Starts a snapshot of the state as it is now (exactly the commands up to `seq`): serializes it
+   * in slices with event-loop turns between them, holding new commands meanwhile, then hashes and
+   * stores the bytes (in chunks, off the request path) once `durable` says seq is durable.
+   */
+  private beginSnapshot(seq: number, durable: Promise<boolean>): void {
     this.lastSnapshotSeq = seq;
-    this.snapshotWrite = writeSnapshot(this.store, { seq, hash: snap.hash, state: snap.bytes })
-      .then(
-        () => {
-          this.emit('snapshot', { seq, bytes: snap.bytes.byteLength, ms: snap.ms });
-        },
-        (err) => {
-          this.emit('snapshotError', err);
-        },
-      )
+    this.snapshotWrite = this.serializeHolding()
+      .then(async (s) => {
+        if (!(await durable)) return; // the commit failed: the sequencer has stopped
+        const hash = await sha256Chunked(s.bytes);
+        const snap = { seq, hash, state: s.bytes };
+        if (this.journal !== undefined) await this.journal.writeSnapshot(snap);
+        else await writeSnapshot(this.store, snap);
+        const stats: SnapshotStats = {
+          seq,
+          bytes: s.bytes.byteLength,
+          ms: s.ms,
+          slices: s.slices,
+          sliceMaxMs: s.sliceMaxMs,
+        };
+        this.emit('snapshot', stats);
+      })
+      .then(undefined, (err) => {
+        this.emit('snapshotError', err);
+      })
       .finally(() => {
         this.snapshotWrite = undefined;
       });
+  }
+
+  /**
+   * Serializes the state; the first slice runs now (synchronously, so no command can slip in
+   * before it), the rest each after a setImmediate, so I/O (reads, which do not mutate) is served
+   * between slices. Submits meanwhile wait in `held` and are applied, in order, when it is done.
+   */
+  private async serializeHolding(): Promise<{
+    bytes: Uint8Array;
+    ms: number;
+    slices: number;
+    sliceMaxMs: number;
+  }> {
+    const t0 = performance.now();
+    const gen = this.machine.snapshotSlices?.();
+    if (gen === undefined) {
+      const bytes = this.machine.snapshot();
+      const ms = performance.now() - t0;
+      return { bytes, ms, slices: 1, sliceMaxMs: ms };
+    }
+    this.holding = true;
+    try {
+      let slices = 0;
+      let sliceMaxMs = 0;
+      for (;;) {
+        const t = performance.now();
+        const step = gen.next();
+        slices++;
+        sliceMaxMs = Math.max(sliceMaxMs, performance.now() - t);
+        if (step.done) return { bytes: step.value, ms: performance.now() - t0, slices, sliceMaxMs };
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.holding = false;
+      this.release();
+    }
+  }
+
+  private hold(cmds: readonly Submittable<C>[], many: boolean): Promise<R | R[]> {
+    return new Promise<R | R[]>((resolve, reject) => {
+      this.held.push({ cmds, many, resolve, reject });
+    });
+  }
+
+  /** Applies the commands held during a serialization, in arrival order. */
+  private release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const h of held) {
+      if (h.many) this.submitMany(h.cmds).then(h.resolve, h.reject);
+      else this.submit(h.cmds[0]).then(h.resolve, h.reject);
+    }
+    if (!this.committing && this.pending.length === 0) this.settleIdle();
+  }
+
+  /** Wakes flush() waiters, unless commands still wait for a serialization to end. */
+  private settleIdle(): void {
+    if (this.held.length > 0 && this.stopError === undefined) return;
+    for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private stop(err: SequencerStoppedError): void {
@@ -510,6 +593,10 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     const pending = this.pending;
     this.pending = [];
     for (const p of pending) p.reject(err);
+    const held = this.held;
+    this.held = [];
+    for (const h of held) h.reject(err);
+    for (const w of this.durableWaiters.splice(0)) w.resolve(false);
     for (const w of this.idleWaiters.splice(0)) w();
     // 'fatal' without a listener would not throw (not named 'error'), so an owner that forgot to
     // listen still gets rejections on every submit.

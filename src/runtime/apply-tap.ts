@@ -42,6 +42,7 @@ export function tapMachine(
     },
     hash: () => exchange.hash(),
     snapshot: () => exchange.snapshot(),
+    snapshotSlices: () => exchange.snapshotSlices(),
     restore: (s: Uint8Array) => exchange.restore(s),
     get lastSeq() {
       return exchange.lastSeq;

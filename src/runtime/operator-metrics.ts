@@ -87,7 +87,7 @@ export function attachOperatorMetrics(registry: Registry, runtime: ExchangeRunti
 
   const snapshot = new client.Histogram({
     name: 'tickbook_snapshot_serialize_seconds',
-    help: 'Time to serialize a state snapshot (on the engine thread, DESIGN.md §6)',
+    help: 'Time to serialize a state snapshot, in slices; new commands wait meanwhile (docs/journal.md)',
     buckets: SNAPSHOT_BUCKETS,
     registers: [registry],
   });
