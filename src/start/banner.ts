@@ -31,6 +31,7 @@ export function bannerLines(b: BannerInput): string[] {
     '',
     `  Store        ${store}`,
     `  Demo         ${demo}`,
+    ...(config.ui ? [`  Browser UI   ${url}/ui/   (explorer, parlay slip, sandbox trading)`] : []),
     `  API docs     ${url}/docs   (OpenAPI: ${url}/openapi.json)`,
     `  Health       ${url}/readyz   Metrics: ${url}/metrics`,
   ];

@@ -101,6 +101,15 @@ describe('configuration of the start', () => {
     assert.doesNotMatch(text, /secret/);
     assert.match(text, /curl -s http:\/\/127\.0\.0\.1:8080\/nbx\/v1\/auth\/emm-token/);
     assert.match(text, /admin-credentials\.postgres-abc\.json/);
+    // The browser UI is named while it is on, and not when UI=false.
+    assert.match(text, /Browser UI +http:\/\/127\.0\.0\.1:8080\/ui\//);
+    const off = bannerLines({
+      config: loadConfig({ UI: 'false' }),
+      url: 'http://127.0.0.1:8080',
+      credentialsFile: '/d/admin-credentials.json',
+      demoRunning: true,
+    }).join('\n');
+    assert.doesNotMatch(off, /Browser UI/);
   });
 
   test('pretty logs on a terminal by default, JSON otherwise or when asked', () => {
