@@ -42,6 +42,17 @@ export class PostgresStore implements Store {
     // An idle client's error (server restart) must not crash the process; the next query fails
     // and is reported where it is made.
     pool.on('error', () => {});
+    // Nor may a busy one's. pool.query() listens for 'error' only once and only during its query,
+    // so a terminated backend that emits a second error (the FATAL, then the socket's end), or
+    // emits between a query and the release, was an uncaught 'error' that killed the process
+    // (seen with pg_terminate_backend under load). Every client the pool makes gets a permanent
+    // listener; the failures still reach the caller as rejected queries.
+    pool.on('connect', (client) => {
+      if (!LISTENED.has(client)) {
+        LISTENED.add(client);
+        client.on('error', () => {});
+      }
+    });
     const s = new PostgresStore(pool);
     await s.query('SELECT 1');
     return s;
