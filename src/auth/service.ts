@@ -369,9 +369,40 @@ export class AuthService {
     try {
       return (await this.verifier.verify(token)).principal;
     } catch (err) {
+      // A validly signed token whose client this process does not know yet: on PostgreSQL another
+      // process may have created it since the last auth refresh (docs/cluster.md "Shared auth
+      // state"). Reload the clients once (throttled) and verify again before refusing.
+      if (
+        err instanceof InvalidTokenError &&
+        err.reason === 'client_inactive' &&
+        (await this.refreshClients())
+      ) {
+        try {
+          return (await this.verifier.verify(token)).principal;
+        } catch (again) {
+          if (again instanceof InvalidTokenError)
+            this.deps.metrics.authFailures.inc({ reason: `token_${again.reason}` });
+          throw again;
+        }
+      }
       if (err instanceof InvalidTokenError)
         this.deps.metrics.authFailures.inc({ reason: `token_${err.reason}` });
       throw err;
+    }
+  }
+
+  private lastClientRefresh = 0;
+
+  /** Reloads the client registry from the store, at most every 250 ms; true when it did. */
+  private async refreshClients(): Promise<boolean> {
+    const now = this.now();
+    if (now - this.lastClientRefresh < 250) return false;
+    this.lastClientRefresh = now;
+    try {
+      await this.clients.load();
+      return true;
+    } catch {
+      return false;
     }
   }
 
