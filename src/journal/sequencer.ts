@@ -391,22 +391,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       this.setDurable(lastSeq);
       snapDurable?.(true);
       for (const p of batch) p.resolve(p.result);
-      if (this.committedListeners.length > 0) {
-        const b: CommittedBatch<C, R> = {
-          firstSeq,
-          lastSeq,
-          commands: cmds,
-          results: batch.map((p) => p.result),
-        };
-        for (const l of this.committedListeners) {
-          try {
-            l(b);
-          } catch (err) {
-            // A read model's bug must not stop the writer; it is reported, not swallowed.
-            this.emit('listenerError', err);
-          }
-        }
-      }
+      this.notify(firstSeq, lastSeq, cmds, batch);
     }
     this.committing = false;
     if (this.pending.length > 0 && this.stopError === undefined) {
@@ -492,6 +477,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       try {
         l(b);
       } catch (err) {
+        // A read model's bug must not stop the writer; it is reported, not swallowed.
         this.emit('listenerError', err);
       }
     }

@@ -260,6 +260,20 @@ function toFill(r: FillRow): Fill {
 }
 
 /** ExchangeHistory over the SQL tables; resting orders answer from memory (always current). */
+/** The WHERE clause and parameters every history query starts from: the account, its currency. */
+function accountFilter(q: { accountId: Id; currency?: string | undefined }): {
+  params: unknown[];
+  where: string;
+} {
+  const params: unknown[] = [q.accountId];
+  let where = 'account_id = $1';
+  if (q.currency) {
+    params.push(q.currency);
+    where += ` AND currency = $${params.length}`;
+  }
+  return { params, where };
+}
+
 export class SqlHistory implements ExchangeHistory {
   constructor(
     private readonly db: Queryable,
@@ -281,12 +295,9 @@ export class SqlHistory implements ExchangeHistory {
 
   async orders(q: HistoryQuery): Promise<OrderRecord[]> {
     await this.barrier();
-    const params: unknown[] = [q.accountId];
-    let where = 'account_id = $1';
-    if (q.currency) {
-      params.push(q.currency);
-      where += ` AND currency = $${params.length}`;
-    }
+    const f = accountFilter(q);
+    const params = f.params;
+    let where = f.where;
     if (q.status) {
       params.push(q.status);
       where += ` AND status = $${params.length}`;
@@ -304,12 +315,7 @@ export class SqlHistory implements ExchangeHistory {
 
   async fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]> {
     await this.barrier();
-    const params: unknown[] = [q.accountId];
-    let where = 'account_id = $1';
-    if (q.currency) {
-      params.push(q.currency);
-      where += ` AND currency = $${params.length}`;
-    }
+    const { params, where } = accountFilter(q);
     params.push(q.limit, q.offset);
     const r = await this.db.query<FillRow>(
       `SELECT * FROM fill_history WHERE ${where} ORDER BY seq DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -320,12 +326,9 @@ export class SqlHistory implements ExchangeHistory {
 
   async transactions(q: LedgerQuery): Promise<LedgerTransaction[]> {
     await this.barrier();
-    const params: unknown[] = [q.accountId];
-    let where = 'account_id = $1';
-    if (q.currency) {
-      params.push(q.currency);
-      where += ` AND currency = $${params.length}`;
-    }
+    const f = accountFilter(q);
+    const params = f.params;
+    let where = f.where;
     if (q.kinds) {
       // Rows projected before migration 010 hold the engine's kind names (docs/http.md).
       params.push(
