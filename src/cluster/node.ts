@@ -66,7 +66,8 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   epoch = 0;
   /** True while the last store access succeeded. */
   storeOk = true;
-  readonly history: ExchangeHistory;
+  /** History as a replica reads it (waiting for the leader's projection); see `history`. */
+  private readonly followerHistory: ExchangeHistory;
   /** Highest seq known to be in the journal (doorbells and reads). */
   knownTail = 0;
   /** Commands forwarded to the leader, and forwards that failed (metrics). */
@@ -100,7 +101,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     this.snapshotSeq = rec.snapshotSeq;
     this.knownTail = rec.lastSeq;
     this.clock = demoClock(deps.config);
-    this.history = new SqlHistory(
+    this.followerHistory = new SqlHistory(
       deps.store,
       () => this.exchange,
       () => this.historyBarrier(),
@@ -127,6 +128,14 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     }
     if (node.mode !== 'leader') await node.becomeReplica();
     return node;
+  }
+
+  /**
+   * While leading, the runtime's own history: its barrier is the in-memory projector watermark, no
+   * query. While following, history waits for the leader's projection (historyBarrier below).
+   */
+  get history(): ExchangeHistory {
+    return this.runtime?.history ?? this.followerHistory;
   }
 
   /**
