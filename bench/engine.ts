@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { OrderBook } from 'nodejs-order-book';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { IdIndex } from '../src/exchange/id-index.ts';
+import { I_TIF, IW, OrderPool } from '../src/exchange/order-pool.ts';
 import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
 import type { Command, MarketSpec } from '../src/exchange/types.ts';
 import { rng } from '../test/helpers/prng.ts';
@@ -208,11 +209,13 @@ function runLookupFloor(stream: Stream): { ms: number; cpu: number } {
     outcomes.set(`m${m}-a`, m * 2);
     outcomes.set(`m${m}-b`, m * 2 + 1);
   }
-  const ids: string[] = [];
-  const index = new IdIndex(ids);
+  const pool = new OrderPool(1024);
+  const index = new IdIndex(pool);
   for (let i = 0; i < 300_000; i++) {
-    ids.push(uuid(N + i));
-    index.setHashed(IdIndex.hashOf(ids[i]!), i);
+    const hash = index.key(uuid(N + i));
+    const h = pool.alloc();
+    pool.i32[h * IW + I_TIF] = 0;
+    index.insertKey(hash, h);
   }
   const s = stream.again();
   let ms = 0;
@@ -226,7 +229,7 @@ function runLookupFloor(stream: Stream): { ms: number; cpu: number } {
       if (c.type !== 'PlaceOrder' && c.type !== 'CancelOrder') continue;
       sink += accounts.get(c.accountId) ?? 0;
       if (c.type === 'PlaceOrder') sink += outcomes.get(c.outcomeId) ?? 0;
-      sink += index.getHashed(c.orderId, IdIndex.hashOf(c.orderId));
+      sink += index.get(c.orderId);
     }
     ms += performance.now() - t0;
     cpu += cpuMs() - c0;

@@ -10,7 +10,7 @@ export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandRes
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
   const h = s.orderIdx.get(c.orderId);
   if (h < 0 || s.pool.i32[h * IW + I_ACCOUNT] !== ai) return reject('ORDER_NOT_FOUND');
-  cancelHandle(s, h, 'USER', c.ts);
+  cancelHandle(s, h, 'USER', c.ts, c.orderId);
   return ok(s);
 }
 
@@ -39,7 +39,7 @@ export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandR
   if (c.orderIds) {
     for (const id of c.orderIds) {
       const h = s.orderIdx.get(id);
-      if (h >= 0 && s.pool.i32[h * IW + I_ACCOUNT] === ai && inScope(h)) cancelHandle(s, h, 'USER', c.ts);
+      if (h >= 0 && s.pool.i32[h * IW + I_ACCOUNT] === ai && inScope(h)) cancelHandle(s, h, 'USER', c.ts, id);
     }
   } else {
     for (let h = a.head; h !== NIL; ) {

@@ -1,12 +1,62 @@
 // Order id → handle, an open-addressing hash table over one Int32Array (linear probing,
 // backward-shift deletion, so no tombstones). Keys are not stored: slot j keeps the key's 32-bit
 // hash at `slots[2j]` and handle + 1 at `slots[2j + 1]`, and the key is compared through the order
-// pool's id column. Hash and handle share a cache line, so a probe costs one miss (two parallel
+// pool's id slots. Hash and handle share a cache line, so a probe costs one miss (two parallel
 // arrays cost two). Measured on the target machine with 150k live ids under churn, the two-array
 // version was already 2–4× faster than a Map<string, number> (docs/bench-engine.md).
 //
-// The engine keeps each resting order's hash in the pool (`hashOf` at insert), so removing an
-// order (`deleteHashed`) finds its slot by (hash, handle) without reading the id string again.
+// Ids are kept in the pool, not as strings (order-pool.ts): a canonical lowercase UUID — what the
+// edge mints — as four Int32 words (parsed once per placement or cancel, formatted back only when a
+// record or event needs the string), any other string as it is (`strIds`, ID_STR). One string has
+// exactly one form, so comparing words or strings is comparing ids. The engine keeps each resting
+// order's hash in the pool (I_HASH), so removing an order (`deleteHashed`) finds its slot by
+// (hash, handle) without reading the id again.
+
+import { I_HASH, I_ID, I_TIF, ID_STR, IW, type OrderPool } from './order-pool.ts';
+
+/** Hex digit value by character code (0–127), -1 for anything else (upper case included: a
+ * canonical UUID is lower case, so it formats back to the very same string). */
+const HEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) HEX[48 + i] = i;
+for (let i = 0; i < 6; i++) HEX[97 + i] = 10 + i;
+const HEX_CHAR = new Uint8Array([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
+const DASH = 45;
+
+/** Or of every digit value hexWord read since it was last cleared: negative after a bad digit. */
+let bad = 0;
+
+/** Value of `n` hex digits of `s` from `at` (n ≤ 8); a character that is not a lower-case hex
+ * digit makes `bad` negative. */
+function hexWord(s: string, at: number, n: number): number {
+  let w = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i);
+    const v = c < 128 ? HEX[c]! : -1;
+    bad |= v;
+    w = (w << 4) | (v & 15);
+  }
+  return w;
+}
+
+/** murmur3's fmix32 over four words: every input bit reaches the low bits the table masks. */
+function mix(a: number, b: number, c: number, d: number): number {
+  let x = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13) ^ b, 0xc2b2ae35);
+  x = Math.imul(x ^ (x >>> 16) ^ c, 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13) ^ d, 0xc2b2ae35);
+  return x ^ (x >>> 16);
+}
+
+/** One decoder for every formatted id: a flat one-byte string from the 36 bytes below. */
+const LATIN1 = new TextDecoder('latin1');
+const CHARS = new Uint8Array(36);
+
+function putHex(w: number, at: number, n: number): void {
+  for (let k = at + n - 1; k >= at; k--) {
+    CHARS[k] = HEX_CHAR[w & 15]!;
+    w >>>= 4;
+  }
+}
 
 export class IdIndex {
   private cap = 1024;
@@ -14,45 +64,127 @@ export class IdIndex {
   /** [hash, handle + 1] per slot; handle + 1 = 0 is an empty slot. */
   private slots = new Int32Array(2048);
   size = 0;
+  // The key of the last `key()` call: four words, or the string itself (str !== null).
+  private k0 = 0;
+  private k1 = 0;
+  private k2 = 0;
+  private k3 = 0;
+  private str: string | null = null;
 
-  /** `keys[handle]` is the id of that handle (the pool's id column, shared, never replaced). */
-  constructor(private readonly keys: string[]) {}
+  /** The pool whose id slots hold the keys (its arrays are read afresh: they grow). */
+  constructor(private readonly pool: OrderPool) {}
 
-  /**
-   * FNV-1a over the length and the last 16 UTF-16 code units, forced odd. Order ids are UUIDv7
-   * minted by the edge, whose last 16 characters hold 48+ random bits; ids that share their tail
-   * only make longer probe runs (keys are always compared in full), never wrong answers.
-   */
-  static hashOf(s: string): number {
+  /** FNV-1a over the length and the last 16 UTF-16 code units, mixed (ids that are not UUIDs). */
+  static hashString(s: string): number {
     let x = Math.imul(0x811c9dc5 ^ s.length, 0x01000193);
     for (let i = s.length > 16 ? s.length - 16 : 0; i < s.length; i++)
       x = Math.imul(x ^ s.charCodeAt(i), 0x01000193);
-    return x | 1;
+    return mix(x, s.length, 0, 0);
   }
 
-  private find(s: string, h: number): number {
+  /**
+   * Parses `id` as the current key and returns its hash: a canonical UUID
+   * (8-4-4-4-12 lower-case hex) becomes four words, anything else stays a string.
+   */
+  key(id: string): number {
+    if (
+      id.length === 36 &&
+      id.charCodeAt(8) === DASH &&
+      id.charCodeAt(13) === DASH &&
+      id.charCodeAt(18) === DASH &&
+      id.charCodeAt(23) === DASH
+    ) {
+      bad = 0;
+      const a = hexWord(id, 0, 8);
+      const b1 = hexWord(id, 9, 4);
+      const b2 = hexWord(id, 14, 4);
+      const c1 = hexWord(id, 19, 4);
+      const c2 = hexWord(id, 24, 4);
+      const d = hexWord(id, 28, 8);
+      if (bad >= 0) {
+        this.k0 = a;
+        this.k1 = (b1 << 16) | b2;
+        this.k2 = (c1 << 16) | c2;
+        this.k3 = d;
+        this.str = null;
+        return mix(this.k3, this.k2, this.k1, this.k0);
+      }
+    }
+    this.str = id;
+    return IdIndex.hashString(id);
+  }
+
+  /** Handle of the current key, whose hash is `h`, or -1. */
+  findKey(h: number): number {
     const m = this.mask;
     const t = this.slots;
+    const p = this.pool.i32;
+    const str = this.str;
     for (let j = h & m; ; j = (j + 1) & m) {
       const v = t[2 * j + 1]!;
       if (v === 0) return -1;
-      if (t[2 * j] === h && this.keys[v - 1] === s) return j;
+      if (t[2 * j] !== h) continue;
+      const o = (v - 1) * IW;
+      if (str === null) {
+        if (
+          (p[o + I_TIF]! & ID_STR) === 0 &&
+          p[o + I_ID] === this.k0 &&
+          p[o + I_ID + 1] === this.k1 &&
+          p[o + I_ID + 2] === this.k2 &&
+          p[o + I_ID + 3] === this.k3
+        )
+          return v - 1;
+      } else if ((p[o + I_TIF]! & ID_STR) !== 0 && this.pool.strIds.get(v - 1) === str) return v - 1;
     }
   }
 
   /** Handle of `id`, or -1. */
   get(id: string): number {
-    return this.getHashed(id, IdIndex.hashOf(id));
+    return this.findKey(this.key(id));
   }
 
-  /** Handle of `id` whose hashOf is `h` (computed once by a caller that will also insert it), or -1. */
-  getHashed(id: string, h: number): number {
-    const j = this.find(id, h);
-    return j < 0 ? -1 : this.slots[2 * j + 1]! - 1;
+  /**
+   * Stores the current key (hash `h`, from the last `key()`, absent from the index) as the id of
+   * `handle` and indexes it. The caller has set I_TIF already; ID_STR is added here.
+   */
+  insertKey(h: number, handle: number): void {
+    const p = this.pool.i32;
+    const o = handle * IW;
+    p[o + I_HASH] = h;
+    if (this.str === null) {
+      p[o + I_ID] = this.k0;
+      p[o + I_ID + 1] = this.k1;
+      p[o + I_ID + 2] = this.k2;
+      p[o + I_ID + 3] = this.k3;
+    } else {
+      p[o + I_TIF]! |= ID_STR;
+      this.pool.strIds.set(handle, this.str);
+    }
+    this.setHashed(h, handle);
   }
 
-  /** Adds (hashOf(id) = `h`) → handle; the caller guarantees the id is absent. */
-  setHashed(h: number, handle: number): void {
+  /** The id string of a live handle. */
+  idOf(handle: number): string {
+    const p = this.pool.i32;
+    const o = handle * IW;
+    if ((p[o + I_TIF]! & ID_STR) !== 0) return this.pool.strIds.get(handle)!;
+    const b = p[o + I_ID + 1]!;
+    const c = p[o + I_ID + 2]!;
+    putHex(p[o + I_ID]!, 0, 8);
+    CHARS[8] = DASH;
+    putHex(b >>> 16, 9, 4);
+    CHARS[13] = DASH;
+    putHex(b, 14, 4);
+    CHARS[18] = DASH;
+    putHex(c >>> 16, 19, 4);
+    CHARS[23] = DASH;
+    putHex(c, 24, 4);
+    putHex(p[o + I_ID + 3]!, 28, 8);
+    return LATIN1.decode(CHARS);
+  }
+
+  /** Adds (hash `h`) → handle; the caller guarantees the key is absent. */
+  private setHashed(h: number, handle: number): void {
     if ((this.size + 1) * 2 > this.cap) this.grow();
     const m = this.mask;
     const t = this.slots;

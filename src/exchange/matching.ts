@@ -4,7 +4,6 @@
 
 import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
-import { IdIndex } from './id-index.ts';
 import { isLocked } from './locks-and-fees.ts';
 import {
   F_CREATED_AT,
@@ -16,7 +15,6 @@ import {
   FW,
   I_ACCOUNT,
   I_BOOK,
-  I_HASH,
   I_LEVEL,
   I_NEXT,
   I_SIDE,
@@ -91,9 +89,9 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     return reject('VALIDATION_FAILED', 'flags: at most 8 characters');
   }
   if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
-  const idHash = IdIndex.hashOf(c.orderId);
-  if (s.orderIdx.getHashed(c.orderId, idHash) >= 0)
-    return reject('ALREADY_EXISTS', `order ${c.orderId} exists`);
+  // The id is parsed once: the index keeps it as its current key until the order rests below.
+  const idHash = s.orderIdx.key(c.orderId);
+  if (s.orderIdx.findKey(idHash) >= 0) return reject('ALREADY_EXISTS', `order ${c.orderId} exists`);
   const coid = c.clientOrderId ?? null;
   if (coid !== null && (typeof coid !== 'string' || coid.length === 0)) {
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
@@ -237,7 +235,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         id: few ? taker + MAKER_SUFFIX[i] : `${taker}:${i + 1}:m`,
         seq: s.seq,
         accountId: mkId,
-        orderId: pool.ids[h]!,
+        orderId: s.orderIdx.idOf(h),
         outcomeId: outB.id,
         marketId: ms.rec.id,
         currency: c.currency,
@@ -289,7 +287,6 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const rests = rem > 0 && !washed && (tifCode === 0 || tifCode === 1 || tifCode === 4);
   if (rests) {
     const h = pool.alloc();
-    pool.ids[h] = taker;
     pool.i32[h * IW + I_BOOK] = bi;
     pool.i32[h * IW + I_ACCOUNT] = ai;
     pool.i32[h * IW + I_SIDE] = side;
@@ -303,13 +300,13 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     pool.f64[h * FW + F_SEQ_NO] = seqNo;
     if (c.flags != null) pool.flags.set(h, c.flags);
     if (coid !== null) pool.clientOrderId.set(h, coid);
-    pool.i32[h * IW + I_HASH] = idHash;
+    s.orderIdx.insertKey(idHash, h); // nothing parsed another id since the validation
     link(s, h, b, a);
     if (expiresAt >= 0) {
       s.expiries.push(expiresAt, seqNo, h);
       s.gttLive++;
     }
-    if (emit) s.ev[placedAt] = { kind: 'OrderPlaced', order: orderRecord(s, h, 'RESTING') };
+    if (emit) s.ev[placedAt] = { kind: 'OrderPlaced', order: orderRecord(s, h, 'RESTING', taker) };
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {

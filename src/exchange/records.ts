@@ -11,17 +11,19 @@ import {
   I_SIDE,
   I_TIF,
   IW,
+  TIF_MASK,
 } from './order-pool.ts';
 import type { Account, ExchangeState, Pos } from './state.ts';
 import { TICKS } from './ticks.ts';
 import { CURRENCIES, type OrderRecord, type OrderStatus, type Position, TIFS } from './types.ts';
 
-export function orderRecord(s: ExchangeState, h: number, status: OrderStatus): OrderRecord {
+/** The record of resting order `h`; `id` when the caller has its string (else it is formatted). */
+export function orderRecord(s: ExchangeState, h: number, status: OrderStatus, id?: string): OrderRecord {
   const pool = s.pool;
   const ms = s.markets[pool.i32[h * IW + I_BOOK]! >> 1]!;
   const exp = pool.f64[h * FW + F_EXPIRES_AT]!;
   return {
-    id: pool.ids[h]!,
+    id: id ?? s.orderIdx.idOf(h),
     accountId: s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!.id,
     outcomeId: ms.outcomes[pool.i32[h * IW + I_SIDE]!]!.id,
     marketId: ms.rec.id,
@@ -29,7 +31,7 @@ export function orderRecord(s: ExchangeState, h: number, status: OrderStatus): O
     price: TICKS[pool.i32[h * IW + I_LEVEL]!]!,
     qty: pool.f64[h * FW + F_QTY]!,
     originalQty: pool.f64[h * FW + F_ORIGINAL_QTY]!,
-    tif: TIFS[pool.i32[h * IW + I_TIF]!]!,
+    tif: TIFS[pool.i32[h * IW + I_TIF]! & TIF_MASK]!,
     expiresAt: exp >= 0 ? exp : null,
     // both maps are usually empty: skip the lookups then
     flags: pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null,

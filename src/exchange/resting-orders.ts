@@ -42,7 +42,7 @@ export function book(s: ExchangeState, bi: number): Book {
 }
 
 /** Appends a resting order to its level, its account's list and the id index
- * (the caller has set every slot, I_HASH = IdIndex.hashOf(id) included). */
+ * (the caller has set every slot and indexed the id, IdIndex.insertKey). */
 export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   const pool = s.pool;
   const slot = pool.i32[h * IW + I_SIDE]! * TICK_COUNT + pool.i32[h * IW + I_LEVEL]!;
@@ -62,8 +62,6 @@ export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   if (at === NIL) a.head = h;
   else pool.i32[at * IW + I_ANEXT] = h;
   a.tail = h;
-
-  s.orderIdx.setHashed(pool.i32[h * IW + I_HASH]!, h);
 }
 
 /** Removes a resting order from its lists and the id index and frees its handle (level qty is the
@@ -100,7 +98,13 @@ export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void
 }
 
 /** Cancels a resting order: releases its collateral, emits OrderCanceled, frees the handle. */
-export function cancelHandle(s: ExchangeState, h: number, reason: CancelReason, ts: number): void {
+export function cancelHandle(
+  s: ExchangeState,
+  h: number,
+  reason: CancelReason,
+  ts: number,
+  id?: string,
+): void {
   const pool = s.pool;
   const bi = pool.i32[h * IW + I_BOOK]!;
   const ci = bi & 1;
@@ -113,7 +117,7 @@ export function cancelHandle(s: ExchangeState, h: number, reason: CancelReason, 
   s.wal[a.idx * WS + ci]! += release;
   touchWallet(s, a, ci);
   pool.f64[h * FW + F_UPDATED_AT] = ts;
-  if (s.emitEvents) s.ev.push({ kind: 'OrderCanceled', order: orderRecord(s, h, 'CANCELED'), reason });
+  if (s.emitEvents) s.ev.push({ kind: 'OrderCanceled', order: orderRecord(s, h, 'CANCELED', id), reason });
   b.qty[slot]! -= qty;
   unlink(s, h, b, slot);
   touchBook(s, bi);

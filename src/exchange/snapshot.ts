@@ -15,12 +15,12 @@ import {
   FW,
   I_ACCOUNT,
   I_BOOK,
-  I_HASH,
   I_LEVEL,
   I_SIDE,
   I_TIF,
   IW,
   OrderPool,
+  TIF_MASK,
 } from './order-pool.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
@@ -113,11 +113,11 @@ export function* snapshotSlices(
   w.u32(live.length);
   for (let i = 0; i < live.length; i++) {
     const h = live[i]!;
-    w.str(pool.ids[h]!);
+    w.str(s.orderIdx.idOf(h));
     w.u32(pool.i32[h * IW + I_ACCOUNT]!);
     w.u32(pool.i32[h * IW + I_BOOK]!);
     w.u8(pool.i32[h * IW + I_SIDE]!);
-    w.u8(pool.i32[h * IW + I_TIF]!);
+    w.u8(pool.i32[h * IW + I_TIF]! & TIF_MASK);
     w.u32(pool.i32[h * IW + I_LEVEL]!);
     w.f64(pool.f64[h * FW + F_QTY]!);
     w.f64(pool.f64[h * FW + F_ORIGINAL_QTY]!);
@@ -278,10 +278,10 @@ export function restore(bytes: Uint8Array, emitEvents: boolean): ExchangeState {
   while (cap < nOrd) cap *= 2;
   const pool = new OrderPool(cap);
   fresh.pool = pool;
-  fresh.orderIdx = new IdIndex(pool.ids);
+  fresh.orderIdx = new IdIndex(pool);
   for (let i = 0; i < nOrd; i++) {
     const h = pool.alloc();
-    pool.ids[h] = r.str();
+    const idHash = fresh.orderIdx.key(r.str());
     pool.i32[h * IW + I_ACCOUNT] = r.u32();
     pool.i32[h * IW + I_BOOK] = r.u32();
     pool.i32[h * IW + I_SIDE] = r.u8();
@@ -297,7 +297,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean): ExchangeState {
     if (f !== null) pool.flags.set(h, f);
     const co = r.strOrNull();
     if (co !== null) pool.clientOrderId.set(h, co);
-    pool.i32[h * IW + I_HASH] = IdIndex.hashOf(pool.ids[h]);
+    fresh.orderIdx.insertKey(idHash, h); // after I_TIF (it adds ID_STR there)
     link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]!), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]!]!);
   }
   if (!r.done()) throw new Error('snapshot has trailing bytes');

@@ -110,7 +110,7 @@ export class ExchangeState {
   books: (Book | undefined)[] = [];
   bookSeqs: number[] = [];
   pool = new OrderPool();
-  orderIdx = new IdIndex(this.pool.ids);
+  orderIdx = new IdIndex(this.pool);
   expiries = new ExpiryHeap();
   gttLive = 0;
 
