@@ -95,15 +95,21 @@ export class Stream {
   private readonly owner: number[] = [];
   private i = 0;
   bids = 0;
+  /**
+   * `handles`: commands carry the account and outcome handles (`ah`, `oh`) as the journal records
+   * them (docs/journal.md), i.e. what replay reads; without, they carry ids only, as the edge
+   * submits them and as journals written before handles hold them.
+   */
   constructor(
     readonly n: number,
     private readonly seed: number,
+    readonly handles = false,
   ) {
     this.r = rng(seed);
   }
-  /** A fresh stream with the same seed (the same commands again). */
-  again(): Stream {
-    return new Stream(this.n, this.seed);
+  /** A fresh stream with the same seed (the same commands again), with or without handles. */
+  again(handles = this.handles): Stream {
+    return new Stream(this.n, this.seed, handles);
   }
   /** The next up to `k` commands (empty at the end). */
   next(k: number): Command[] {
@@ -116,7 +122,10 @@ export class Stream {
       const ts = 1_700_000_001_000 + i;
       if (r() < 0.12 && this.placed.length > 0) {
         const k = Math.floor(r() * this.placed.length);
-        cmds[j] = { type: 'CancelOrder', ts, accountId: accountId(this.owner[k]), orderId: this.placed[k] };
+        const owner = this.owner[k]!;
+        cmds[j] = this.handles
+          ? { type: 'CancelOrder', ts, accountId: accountId(owner), ah: owner, orderId: this.placed[k]! }
+          : { type: 'CancelOrder', ts, accountId: accountId(owner), orderId: this.placed[k]! };
         continue;
       }
       const m = Math.floor(r() * MARKETS);
@@ -127,17 +136,34 @@ export class Stream {
       this.placed.push(id);
       this.owner.push(a);
       this.bids++;
-      cmds[j] = {
-        type: 'PlaceOrder',
-        ts,
-        orderId: id,
-        accountId: accountId(a),
-        outcomeId: `m${m}-${side}`,
-        currency: 'CASH',
-        price: TICKS[mid - d],
-        qty: 1 + Math.floor(r() * 1000),
-        tif: 'GTC',
-      };
+      const price = TICKS[mid - d]!;
+      const qty = 1 + Math.floor(r() * 1000);
+      // Accounts and markets are created in order (setupCommands), so their handles are their numbers.
+      cmds[j] = this.handles
+        ? {
+            type: 'PlaceOrder',
+            ts,
+            orderId: id,
+            accountId: accountId(a),
+            ah: a,
+            outcomeId: `m${m}-${side}`,
+            oh: m * 2 + (side === 'a' ? 0 : 1),
+            currency: 'CASH',
+            price,
+            qty,
+            tif: 'GTC',
+          }
+        : {
+            type: 'PlaceOrder',
+            ts,
+            orderId: id,
+            accountId: accountId(a),
+            outcomeId: `m${m}-${side}`,
+            currency: 'CASH',
+            price,
+            qty,
+            tif: 'GTC',
+          };
     }
     return cmds;
   }
@@ -154,9 +180,14 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
+/**
+ * The stream through one Exchange. `handles`: the commands carry handles (journal replay); the
+ * engine records handles on commands that come without (as the server's does, for its journal).
+ */
 function runEngine(
   stream: Stream,
   events: boolean,
+  handles: boolean,
 ): {
   ms: number;
   cpu: number;
@@ -166,20 +197,20 @@ function runEngine(
   crossing: number;
   bids: number;
 } {
-  const x = new Exchange({ events });
+  const x = new Exchange({ events, recordHandles: true });
   for (const c of setupCommands()) if (!x.apply(c).ok) throw new Error('setup failed');
   gc?.();
   let accepted = 0;
   let fills = 0;
   let crossing = 0;
-  const s = stream.again();
+  const s = stream.again(handles);
   let ms = 0;
   let cpu = 0;
   for (let chunk = s.next(CHUNK); chunk.length > 0; chunk = s.next(CHUNK)) {
     const c0 = cpuMs();
     const t0 = performance.now();
     for (let i = 0; i < chunk.length; i++) {
-      const res = x.apply(chunk[i]);
+      const res = x.apply(chunk[i]!);
       if (res.ok) {
         accepted++;
         let f = 0;
@@ -353,23 +384,30 @@ function main(): void {
   const engCpu: number[] = [];
   const quiet: number[] = [];
   const quietCpu: number[] = [];
+  const old: number[] = [];
+  const oldCpu: number[] = [];
   const full: number[] = [];
   const fullCpu: number[] = [];
   const ratios: number[] = [];
   let info = { accepted: 0, fills: 0, resting: 0, crossing: 0, bids: 0 };
   let fullTrades = 0;
-  // Each run measures the engine (both modes) and nodejs-order-book on the same full stream back to
-  // back, so the per-run ratio compares the same machine state.
+  // Each run measures the engine (live path, replay of a journal with handles, replay of one
+  // without) and nodejs-order-book on the same full stream back to back, so the per-run ratio
+  // compares the same machine state.
   for (let i = 0; i < RUNS; i++) {
     gc?.();
-    const r = runEngine(stream, true);
+    const r = runEngine(stream, true, false);
     eng.push(r.ms);
     engCpu.push(r.cpu);
     info = r;
     gc?.();
-    const q = runEngine(stream, false);
+    const q = runEngine(stream, false, true);
     quiet.push(q.ms);
     quietCpu.push(q.cpu);
+    gc?.();
+    const o = runEngine(stream, false, false);
+    old.push(o.ms);
+    oldCpu.push(o.cpu);
     gc?.();
     const b = runBaseline(stream, N);
     full.push(b.ms);
@@ -421,8 +459,9 @@ function main(): void {
       `${info.accepted} accepted, ${info.fills} matches, ${info.resting} resting at the end`,
   );
   console.table([
-    row('Tickbook Exchange.apply (accounts, collateral, events)', N, eng, engCpu),
-    row('Tickbook Exchange.apply, replay mode (no events)', N, quiet, quietCpu),
+    row('Tickbook Exchange.apply (accounts, collateral, events; ids as the edge sends them)', N, eng, engCpu),
+    row('Tickbook Exchange.apply, replay mode (no events; journal with handles)', N, quiet, quietCpu),
+    row('Tickbook Exchange.apply, replay mode, journal records without handles', N, old, oldCpu),
     row('floor: only the string-id lookups of each command', N, floor, floorCpu),
     row('nodejs-order-book limit/cancel (no accounts), full stream', N, full, fullCpu),
     row(`nodejs-order-book, first ${baseN} commands only`, baseN, base, baseCpu),

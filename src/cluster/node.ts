@@ -574,7 +574,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
 }
 
 async function recoverState(deps: ClusterNodeDeps): Promise<RecoveryResult<Exchange>> {
-  return recover<Command, CommandResult, Exchange>(deps.store, () => new Exchange(), {
+  return recover<Command, CommandResult, Exchange>(deps.store, () => new Exchange({ recordHandles: true }), {
     isAccepted: (r) => r.ok,
   });
 }

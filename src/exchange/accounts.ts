@@ -4,7 +4,7 @@
 import { touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { NIL } from './order-pool.ts';
-import { type Account, type Cmd, CUR_INDEX, type ExchangeState, ok, WS } from './state.ts';
+import { type Account, accountOf, type Cmd, CUR_INDEX, type ExchangeState, ok, WS } from './state.ts';
 import type { CommandResult, Id } from './types.ts';
 
 export function createAccount(s: ExchangeState, c: Cmd<'CreateAccount'>): CommandResult {
@@ -37,7 +37,7 @@ export function moneyCmd(
   s: ExchangeState,
   c: Cmd<'Deposit'> | Cmd<'Withdraw'>,
 ): { a: Account; ci: number } | CommandResult {
-  const ai = s.accountIdx.get(c.accountId);
+  const ai = accountOf(s, c);
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
   const ci = CUR_INDEX[c.currency];
   if (ci === undefined) return reject('INVALID_CURRENCY');

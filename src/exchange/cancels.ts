@@ -1,12 +1,12 @@
 import { reject } from './command-checks.ts';
 import { F_QTY, F_SEQ_NO, FW, I_ACCOUNT, I_ANEXT, I_BOOK, IW, NIL } from './order-pool.ts';
 import { cancelHandle, rebuildExpiries } from './resting-orders.ts';
-import { type Cmd, type ExchangeState, ok } from './state.ts';
+import { accountOf, type Cmd, type ExchangeState, ok } from './state.ts';
 import type { CommandResult } from './types.ts';
 
 export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandResult {
   // the order must be resting and the account's (no { ai, h } object per cancel: hot path)
-  const ai = s.accountIdx.get(c.accountId);
+  const ai = accountOf(s, c);
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
   const h = s.orderIdx.get(c.orderId);
   if (h < 0 || s.pool.i32[h * IW + I_ACCOUNT] !== ai) return reject('ORDER_NOT_FOUND');
@@ -20,7 +20,7 @@ export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandRes
  * an OrderCanceled event in the result.
  */
 export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandResult {
-  const ai = s.accountIdx.get(c.accountId);
+  const ai = accountOf(s, c);
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
   let inScope: (h: number) => boolean;
   if (c.scope === 'all') inScope = () => true;

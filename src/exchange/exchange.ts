@@ -65,8 +65,8 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
    * matching core): state changes are identical — same hash — but accepted results carry no events,
    * so no event objects are built on the hot path.
    */
-  constructor(options: { events?: boolean } = {}) {
-    this.s = new ExchangeState(options.events ?? true);
+  constructor(options: { events?: boolean; recordHandles?: boolean } = {}) {
+    this.s = new ExchangeState(options.events ?? true, options.recordHandles ?? false);
   }
 
   get lastSeq(): number {
@@ -195,7 +195,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   }
   /** Replaces the whole state with a snapshot's (unchanged if the bytes are not a valid snapshot). */
   restore(bytes: Uint8Array): void {
-    this.s = restore(bytes, this.s.emitEvents);
+    this.s = restore(bytes, this.s.emitEvents, this.s.recordHandles);
   }
   /** SHA-256 (hex) of the canonical snapshot: equal hashes ⇔ identical state. */
   hash(): string {

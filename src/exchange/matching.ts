@@ -27,12 +27,14 @@ import { orderRecord } from './records.ts';
 import { book, cancelHandle, link, unlink } from './resting-orders.ts';
 import {
   type Account,
+  accountOf,
   type Book,
   type Cmd,
   CUR_INDEX,
   type ExchangeState,
   type MarketState,
   ok,
+  outcomeOf,
   type Pos,
   WS,
 } from './state.ts';
@@ -62,7 +64,7 @@ const MAX_TIME_MS = 8.64e15;
 
 export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
-  const ai = s.accountIdx.get(c.accountId);
+  const ai = accountOf(s, c);
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
   const a = s.accounts[ai]!;
   const ci = CUR_INDEX[c.currency];
@@ -97,7 +99,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
   }
   if (coid !== null && a.clientOrders.has(coid)) return reject('DUPLICATE_CLIENT_ORDER_ID');
-  const ref = s.outcomeRef.get(c.outcomeId);
+  const ref = outcomeOf(s, c);
   if (ref === undefined) return reject('OUTCOME_NOT_FOUND');
   const mi = ref >> 1;
   const side = ref & 1;

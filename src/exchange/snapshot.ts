@@ -210,10 +210,10 @@ function* liveInAcceptanceOrderSlices(
 }
 
 /** A new state from a snapshot's bytes (the caller replaces its state with it). */
-export function restore(bytes: Uint8Array, emitEvents: boolean): ExchangeState {
+export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: boolean): ExchangeState {
   const r = new BinReader(bytes);
   if (r.str() !== SNAPSHOT_MAGIC) throw new Error('not an exchange snapshot');
-  const fresh = new ExchangeState(emitEvents);
+  const fresh = new ExchangeState(emitEvents, recordHandles);
   fresh.lastSeq = r.f64();
   fresh.catalogVersion = r.f64();
   fresh.feePpm = r.f64();

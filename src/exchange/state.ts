@@ -144,15 +144,46 @@ export class ExchangeState {
   fWash = new Uint8Array(64);
 
   readonly emitEvents: boolean;
+  /** Write the handles resolved from ids into the command (`ah`, `oh`), for the journal. */
+  readonly recordHandles: boolean;
 
   /**
    * `events: false` is replay mode (journal recovery, replicas catching up, benchmarks of the
    * matching core): state changes are identical — same hash — but accepted results carry no events,
    * so no event objects are built on the hot path.
    */
-  constructor(emitEvents: boolean) {
+  constructor(emitEvents: boolean, recordHandles: boolean) {
     this.emitEvents = emitEvents;
+    this.recordHandles = recordHandles;
   }
+}
+
+/**
+ * The account index of a command: its handle `ah` when that is an account with this very id (a
+ * string comparison, no hashing), else the id looked up — and the result then written to `c.ah`
+ * when the state records handles, so the journaled command carries it. undefined: no such account.
+ */
+export function accountOf(s: ExchangeState, c: { accountId: Id; ah?: number }): number | undefined {
+  const ah = c.ah;
+  if (ah !== undefined && (ah | 0) === ah && ah >= 0) {
+    const a = s.accounts[ah];
+    if (a !== undefined && a.id === c.accountId) return ah;
+  }
+  const ai = s.accountIdx.get(c.accountId);
+  if (ai !== undefined && s.recordHandles) c.ah = ai;
+  return ai;
+}
+
+/** The outcome reference (market index × 2 + outcome index) of a PlaceOrder, as accountOf. */
+export function outcomeOf(s: ExchangeState, c: { outcomeId: Id; oh?: number }): number | undefined {
+  const oh = c.oh;
+  if (oh !== undefined && (oh | 0) === oh && oh >= 0) {
+    const ms = s.markets[oh >> 1];
+    if (ms !== undefined && ms.outcomes[oh & 1]!.id === c.outcomeId) return oh;
+  }
+  const ref = s.outcomeRef.get(c.outcomeId);
+  if (ref !== undefined && s.recordHandles) c.oh = ref;
+  return ref;
 }
 
 /** The result of an accepted command: the events collected so far. */

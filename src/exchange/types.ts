@@ -5,7 +5,11 @@
 //   - Qty   : integer payout in minimum currency units (MCU): CASH 1 MCU = 0.01, COIN 1 MCU = 1.
 //   - Money : integer count of 1e-5 currency unit (1738.42 Cash → 173_842_000).
 //   - Millis: integer milliseconds since the Unix epoch (UTC).
-// Ids are UUID strings, minted outside the state machine and carried in commands.
+// Ids are UUID strings, minted outside the state machine and carried in commands. A command may also
+// carry handles (`ah` account, `oh` outcome): dense integers the engine assigned in order of
+// creation, which it recorded on the command when it first resolved the ids (journaled commands
+// carry them, so replay looks up no string). A handle is used only when it names the same id; else
+// the id is looked up (docs/exchange.md "Handles").
 
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
@@ -247,13 +251,17 @@ export type Command =
   | (Base & { type: 'SetMarketStatus'; marketId: Id; status: 'OPEN' | 'CLOSED' })
   | (Base & { type: 'SettleMarket'; marketId: Id; result: Id | 'PUSH' })
   | (Base & { type: 'CreateAccount'; accountId: Id })
-  | (Base & { type: 'Deposit'; accountId: Id; currency: Currency; amount: Money })
-  | (Base & { type: 'Withdraw'; accountId: Id; currency: Currency; amount: Money })
+  | (Base & { type: 'Deposit'; accountId: Id; ah?: number; currency: Currency; amount: Money })
+  | (Base & { type: 'Withdraw'; accountId: Id; ah?: number; currency: Currency; amount: Money })
   | (Base & {
       type: 'PlaceOrder';
       orderId: Id;
       accountId: Id;
+      /** Account handle (see the header): optional. */
+      ah?: number;
       outcomeId: Id;
+      /** Outcome handle: market index × 2 + outcome index; optional. */
+      oh?: number;
       currency: Currency;
       price: Tick;
       qty: Qty;
@@ -263,10 +271,11 @@ export type Command =
       flags?: string | null;
       clientOrderId?: string | null;
     })
-  | (Base & { type: 'CancelOrder'; accountId: Id; orderId: Id })
+  | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
   | (Base & {
       type: 'CancelOrders';
       accountId: Id;
+      ah?: number;
       scope: 'all' | 'event' | 'market';
       /** eventId or marketId for those scopes. */
       scopeId?: Id;

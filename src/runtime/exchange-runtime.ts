@@ -139,7 +139,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const handOver = recovered !== undefined && recovered.lastSeq <= watermark ? recovered : undefined;
     const rec =
       handOver ??
-      (await recover<Command, CommandResult, Exchange>(store, () => new Exchange(), {
+      (await recover<Command, CommandResult, Exchange>(store, () => new Exchange({ recordHandles: true }), {
         isAccepted: (r) => r.ok,
         journal,
         maxSnapshotSeq: watermark,
