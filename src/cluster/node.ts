@@ -28,6 +28,8 @@ import type { PostgresStore, WriterLockSession } from '../store/postgres-store.t
 import type { Queryable } from '../store/types.ts';
 import { WriterLockError } from '../store/types.ts';
 import { registerClusterMetrics } from './metrics.ts';
+import { PeerAuth } from './peer.ts';
+import { StateFeed } from './state-feed.ts';
 
 export type NodeMode = 'starting' | 'leader' | 'replica' | 'down';
 
@@ -90,6 +92,17 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   private readonly rung: { seq: number; at: number }[] = [];
   private readonly waiters = new Set<{ seq: number; done: (ok: boolean) => void }>();
   private readonly clock: () => number;
+  /**
+   * Every command applied to the state this process answers from, and how far it is durable, in
+   * either role and across promotions and rebuilds (the stream hub's source, docs/cluster.md).
+   */
+  readonly feed: StateFeed;
+  /** Proves and checks that a request comes from a process of this store (peer.ts). */
+  peer!: PeerAuth;
+  /** Detaches the leader runtime from the feed. */
+  private offRuntimeFeed: (() => void) | undefined;
+  /** A stepped-down leader's runtime finishing (or failing) its last commits. */
+  private closingRuntime: Promise<void> | undefined;
 
   private constructor(
     private readonly deps: ClusterNodeDeps,
@@ -101,6 +114,9 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     this.snapshotSeq = rec.snapshotSeq;
     this.knownTail = rec.lastSeq;
     this.clock = demoClock(deps.config);
+    this.feed = new StateFeed(rec.lastSeq, (err) =>
+      deps.log.error({ err }, 'cluster: a state feed listener failed'),
+    );
     this.followerHistory = new SqlHistory(
       deps.store,
       () => this.exchange,
@@ -118,6 +134,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     const rec = await recoverState(deps);
     const node = new ClusterNode(deps, rec);
     node.channel = await doorbellChannel(deps.store);
+    node.peer = await PeerAuth.load(deps.store);
     if (deps.config.role !== 'replica') {
       if (await node.lock.tryTake()) await node.promote();
       else if (deps.config.role === 'leader') {
@@ -374,6 +391,17 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       );
       this.epoch = epoch;
       this.runtime = rt;
+      // The feed continues from the followed state: the runtime's applies and commits from here on.
+      // Its own recovery (above) ends at the same seq, since nothing commits after the epoch bump.
+      const offApplied = rt.onApplied((cmd, events, seq) => this.feed.apply(cmd, events, seq));
+      const offCommitted = rt.sequencer.onCommitted((b) => this.feed.commit(b.lastSeq));
+      this.offRuntimeFeed = () => {
+        offApplied();
+        offCommitted();
+      };
+      if (rt.machine.lastSeq < this.feed.committedSeq) this.feed.rewind(rt.machine.lastSeq, false);
+      // Opening may have journaled a fee-coefficient change before the feed was attached.
+      this.feed.commit(rt.sequencer.committedSeq);
       // The runtime may have recovered its own state instead of taking this one (when the history
       // projection was behind it, docs/cluster.md): from here on, reads and hashes are its state's.
       this.exchange = rt.machine;
@@ -435,7 +463,13 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       rt.removeAllListeners('fatal');
       rt.on('fatal', () => {});
       // Pending commits are still fenced; close() stops the timers and lets them finish or fail.
-      void rt.close().catch(() => {});
+      // Those that finish are durable and still reach the feed; the rebuild waits for the rest.
+      const off = this.offRuntimeFeed;
+      this.offRuntimeFeed = undefined;
+      this.closingRuntime = rt
+        .close()
+        .catch(() => {})
+        .finally(() => off?.());
     }
     if (wasLeader) void this.lock.release();
     void this.unlisten?.().catch(() => {});
@@ -447,7 +481,17 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   private async rebuild(): Promise<void> {
     const { store, log } = this.deps;
     if (!(await store.ping())) return;
-    const rec = await recoverState(this.deps);
+    await this.closingRuntime;
+    this.closingRuntime = undefined;
+    // The stream continues without a gap when the state is rebuilt at the seq it has released;
+    // the journal after that is then applied by following, which feeds it (docs/cluster.md).
+    const at = this.feed.committedSeq;
+    let rec = this.feed.listening ? await recoverState(this.deps, at).catch(() => undefined) : undefined;
+    if (rec !== undefined && rec.lastSeq === at) this.feed.rewind(at, true);
+    else {
+      rec = await recoverState(this.deps);
+      this.feed.rewind(rec.lastSeq, false);
+    }
     this.exchange = rec.machine;
     this.lastTs = rec.lastTs;
     this.snapshotSeq = rec.snapshotSeq;
@@ -529,6 +573,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       const rows = await readJournal<Command>(this.deps.store, ex.lastSeq, FOLLOW_PAGE);
       this.storeOk = true;
       if (ex !== this.exchange) return; // rebuilt meanwhile
+      const feeding = this.feed.listening;
       for (const row of rows) {
         if (row.seq !== ex.lastSeq + 1) {
           this.stepDown(
@@ -552,8 +597,11 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
           return;
         }
         this.lastTs = row.ts;
+        if (feeding) this.feed.apply(row.cmd, r.events, row.seq);
       }
       const applied = ex.lastSeq;
+      // Journal rows are committed: applied is durable here.
+      this.feed.commit(applied);
       if (applied > this.knownTail) this.knownTail = applied;
       while (this.rung.length > 0 && this.rung[0]!.seq <= applied) this.rung.shift();
       this.wake();
@@ -573,9 +621,11 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   }
 }
 
-async function recoverState(deps: ClusterNodeDeps): Promise<RecoveryResult<Exchange>> {
+/** Snapshot + journal; up to `toSeq` when given (a rebuild that keeps the stream continuous). */
+async function recoverState(deps: ClusterNodeDeps, toSeq?: number): Promise<RecoveryResult<Exchange>> {
   return recover<Command, CommandResult, Exchange>(deps.store, () => new Exchange(), {
     isAccepted: (r) => r.ok,
+    ...(toSeq !== undefined ? { toSeq } : {}),
   });
 }
 

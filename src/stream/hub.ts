@@ -43,6 +43,9 @@ export interface HubOptions {
   onResync?: (channel: 'book' | 'tape' | 'lifecycle' | 'private') => void;
 }
 
+/** Close code when the stream's state was rebuilt without continuity (RFC 6455 registry: Service Restart). */
+export const STREAM_RESET_CLOSE = 1012;
+
 export const STREAM_DEFAULTS = {
   maxBufferBytes: 1 << 20,
   retainFrames: 100_000,
@@ -124,11 +127,13 @@ export class StreamHub {
   private readonly bookLogs = new Map<string, StreamLog>();
   /** Book seq of applied (not necessarily released) groups, for books with pending groups. */
   private readonly appliedBookSeq = new Map<string, number>();
-  private readonly tapeLog: StreamLog;
-  private readonly lifecycleLog: StreamLog;
+  private tapeLog: StreamLog;
+  private lifecycleLog: StreamLog;
   private readonly privateLogs = new Map<Id, StreamLog>();
-  private readonly startSeq: number;
+  private startSeq: number;
   private releasedJournalSeq: number;
+  /** Journal seq of the last command whose frames arrived (released or pending). */
+  private appliedJournalSeq: number;
   private readonly bookSubs = new Map<string, Set<BookSub>>();
   private readonly tapeConns = new Set<Connection>();
   private readonly lifecycleConns = new Set<Connection>();
@@ -152,6 +157,7 @@ export class StreamHub {
     };
     this.startSeq = o.startSeq;
     this.releasedJournalSeq = o.startSeq;
+    this.appliedJournalSeq = o.startSeq;
     this.tapeLog = new StreamLog(o.startSeq, this.opts.retainFrames, this.opts.retainMs);
     this.lifecycleLog = new StreamLog(o.startSeq, this.opts.retainFrames, this.opts.retainMs);
   }
@@ -160,6 +166,9 @@ export class StreamHub {
 
   /** An accepted command's frames, built right after apply; held until committed(). */
   applied(frames: CommandFrames): void {
+    // A command is fed once; a second report of a seq (a feed re-wired at promotion) is ignored.
+    if (frames.journalSeq <= this.appliedJournalSeq) return;
+    this.appliedJournalSeq = frames.journalSeq;
     this.pending.push(frames);
     for (const g of frames.books) {
       this.appliedBookSeq.set(g.key, g.seq);
@@ -188,6 +197,39 @@ export class StreamHub {
       this.pendingHead = 0;
     }
     if (lastSeq > this.releasedJournalSeq) this.releasedJournalSeq = lastSeq;
+    if (lastSeq > this.appliedJournalSeq) this.appliedJournalSeq = lastSeq;
+  }
+
+  /**
+   * The state feeding the hub was rebuilt from the store at journal seq `seq` (a process that lost
+   * PostgreSQL, docs/cluster.md). Continuous (`seq` is the released seq): only frames of commands
+   * that never became durable are dropped, and subscriptions go on. Otherwise the commands between
+   * the released seq and `seq` never produced frames: every connection is closed with 1012 and
+   * retention starts over at `seq`, so a client reconnects and resumes by seq (with a reset where
+   * the window is gone) instead of missing them silently.
+   */
+  rewind(seq: number, continuous: boolean): void {
+    this.pending = [];
+    this.pendingHead = 0;
+    this.appliedBookSeq.clear();
+    this.appliedJournalSeq = seq;
+    if (continuous && seq === this.releasedJournalSeq) {
+      // A held snapshot was read from a state that included the dropped commands.
+      for (const subs of this.bookSubs.values()) {
+        for (const s of [...subs]) if (s.held !== undefined) this.resyncBook(s);
+      }
+      return;
+    }
+    for (const c of [...this.connections]) {
+      this.disconnect(c);
+      c.socket.close(STREAM_RESET_CLOSE, 'stream state rebuilt: reconnect and resume by seq');
+    }
+    this.bookLogs.clear();
+    this.privateLogs.clear();
+    this.startSeq = seq;
+    this.releasedJournalSeq = seq;
+    this.tapeLog = new StreamLog(seq, this.opts.retainFrames, this.opts.retainMs);
+    this.lifecycleLog = new StreamLog(seq, this.opts.retainFrames, this.opts.retainMs);
   }
 
   private release(f: CommandFrames, now: number): void {
