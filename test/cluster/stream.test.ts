@@ -211,6 +211,24 @@ test('a replica streams the leader’s frames; the stream survives kill -9 of th
   await until(async () => (ticks(resumed).length >= resumedCount ? true : undefined), 5000, 'replayed ticks');
   assert.deepEqual(ticks(resumed), ticks(onB).slice(before));
 
+  // Cancel-on-disconnect on a replica: the leader fires it when the replica's socket goes.
+  const rest = await req(newLeader, 'POST', '/nbx/v2/emm/orders/place', {
+    token: taker.token,
+    body: order(outcomes![1]!, 0.1),
+  });
+  assert.equal(rest.status, 201, JSON.stringify(rest.body));
+  const cod = await Client.open(`${wsUrl(via)}?cancelOnDisconnect=true`, { token: taker.token });
+  await cod.next((f) => f.event === 'cancel_on_disconnect');
+  cod.close();
+  await until(
+    async () => {
+      const o = await req(via, 'GET', `/nbx/v2/emm/orders/${rest.body.id}`, { token: taker.token });
+      return o.status === 200 && o.body.status === 'CANCELED' ? true : undefined;
+    },
+    5000,
+    'the taker’s order cancelled on disconnect from a replica',
+  );
+
   // The new leader runs the dead-man countdowns: armed through the replica, fired by the leader.
   const resting = await req(via, 'GET', '/nbx/v2/emm/orders/all?status=RESTING', { token: maker.token });
   assert.equal(resting.status, 200);
