@@ -40,7 +40,7 @@ import { PostgresStore } from './store/postgres-store.ts';
 import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 import { sqlDeadmanPersistence } from './stream/deadman.ts';
-import { createStream, runtimeSource, type Stream } from './stream/service.ts';
+import { createStream, nodeSource, runtimeSource, type Stream } from './stream/service.ts';
 
 export interface RunningServer {
   config: Config;
@@ -161,27 +161,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let stream: Stream;
   if (node !== undefined) {
     const n = node;
-    stream = createStream(
-      {
-        reader: () => n.reader(),
-        get committedSeq() {
-          return n.feed.committedSeq;
-        },
-        onApplied: (l) => n.feed.onApplied(l),
-        onCommitted: (l) => n.feed.onCommitted(l),
-        onRewind: (l) => n.feed.onRewind(l),
-      },
-      {
-        submit: (cmd) => n.submit(cmd),
-        appliedSeq: () => n.leaderRuntime?.sequencer.appliedSeq ?? n.seq,
-      },
-      {
-        ...streamOptions,
-        // A replica's cancel-on-disconnect is fired by the leader.
-        remote: (accountId) =>
-          n.mode === 'leader' ? undefined : cancelOnDisconnectAtLeader(n, config, accountId),
-      },
-    );
+    const source = nodeSource(n);
+    stream = createStream(source, source, {
+      ...streamOptions,
+      // A replica's cancel-on-disconnect is fired by the leader.
+      remote: (accountId) =>
+        n.mode === 'leader' ? undefined : cancelOnDisconnectAtLeader(n, config, accountId),
+    });
     // Dead-man countdowns run on the leader only: re-armed from the store at every promotion (one
     // that fell due meanwhile fires at once), dropped from memory — not from the store — when this
     // process stops leading.

@@ -5,6 +5,7 @@
 // a replica's apply loop (applied == committed there) or the leader's runtime, re-wired at
 // promotion so the hub keeps its connections and its sequence numbers (docs/cluster.md "Streams").
 
+import type { ClusterNode } from '../cluster/node.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandResult } from '../exchange/types.ts';
 import type { ApplyListener } from '../runtime/apply-tap.ts';
@@ -37,6 +38,24 @@ export interface Stream {
   hub: StreamHub;
   deadman: DeadmanSwitch;
   close(): void;
+}
+
+/**
+ * A PostgreSQL process (leader or replica) as a stream source and dead-man target: its state feed,
+ * and its leader's sequencer while it leads (a replica's edge forwards commands; see `remote`).
+ */
+export function nodeSource(node: ClusterNode): StreamSource & DeadmanTarget {
+  return {
+    reader: () => node.reader(),
+    get committedSeq() {
+      return node.feed.committedSeq;
+    },
+    onApplied: (l) => node.feed.onApplied(l),
+    onCommitted: (l) => node.feed.onCommitted(l),
+    onRewind: (l) => node.feed.onRewind(l),
+    submit: (cmd) => node.submit(cmd),
+    appliedSeq: () => node.leaderRuntime?.sequencer.appliedSeq ?? node.seq,
+  };
 }
 
 /** The embedded (single-process) runtime as a stream source and dead-man target. */
