@@ -56,12 +56,13 @@ export function openLeaderRuntime(
 /**
  * The feed continues from the followed state with the runtime's applies and commits; returns the
  * detach. The runtime's own recovery (when it did not take the followed state) ends at the same
- * seq, since nothing commits after the epoch bump; a shorter one would be a gap, reported as such.
+ * seq, since nothing commits after the epoch bump; any other seq would be a gap, reported as such.
  */
 export function feedFromRuntime(rt: ExchangeRuntime, feed: StateFeed): () => void {
   const offApplied = rt.onApplied((cmd, events, seq) => feed.apply(cmd, events, seq));
   const offCommitted = rt.sequencer.onCommitted((b) => feed.commit(b.lastSeq));
-  if (rt.machine.lastSeq < feed.committedSeq) feed.rewind(rt.machine.lastSeq, false);
+  // The state it opened on (before any command of its own, the fee-coefficient change below).
+  if (rt.recovery.lastSeq !== feed.committedSeq) feed.rewind(rt.recovery.lastSeq, false);
   // Opening may have journaled a fee-coefficient change before the feed was attached; it sends
   // no frames, so only its seq has to be reported durable.
   feed.commit(rt.sequencer.committedSeq);
