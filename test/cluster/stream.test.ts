@@ -2,8 +2,10 @@
 // replica receives the frames of orders placed through the leader, byte for byte the leader's, with
 // contiguous seqs, its private channel included; after kill -9 of the leader, the client on the
 // promoted replica keeps its connection and its seqs go on without a gap or a duplicate, and a
-// client of the dead leader resumes on a replica by seq without loss. The UI's viewer credentials
-// work on a replica, and a replica's legacy token listener forwards to the leader. Needs DATABASE_URL.
+// client of the dead leader resumes on a replica by seq without loss. A dead-man countdown armed
+// on the dead leader fires on the new one; a cancel-on-disconnect on a replica is fired by the
+// leader. The UI's viewer credentials work on a replica, and a replica's legacy token listener
+// forwards to the leader. Needs DATABASE_URL.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -126,7 +128,7 @@ test('a replica streams the leader’s frames; the stream survives kill -9 of th
   // Byte for byte the leader's frames (the frames are a function of the journal).
   assert.deepEqual(ticks(onB), ticks(onA));
   assert.deepEqual(ticks(onC), ticks(onA));
-  const bookSeqs = assertContiguous(ticks(onB));
+  assertContiguous(ticks(onB));
 
   // The maker's private channel on the replica: a place per order and its fills.
   await until(
@@ -146,8 +148,23 @@ test('a replica streams the leader’s frames; the stream survives kill -9 of th
   viewer.send({ event: 'subscribe', data: 'tape' });
   await viewer.next((f) => f.event === 'subscribed');
 
+  // A dead-man countdown armed (through a replica) on the leader about to die: the next leader
+  // restores it from the store and fires it.
+  const doomed = await req(a, 'POST', '/nbx/v2/emm/orders/place', {
+    token: taker.token,
+    body: order(outcomes![1]!, 0.1),
+  });
+  assert.equal(doomed.status, 201, JSON.stringify(doomed.body));
+  const armed = await req(c, 'POST', '/nbx/v2/emm/heartbeat', {
+    token: taker.token,
+    body: { timeoutMs: 3000 },
+  });
+  assert.equal(armed.status, 200, JSON.stringify(armed.body));
+
+  const isDoomed = (type: string) => (f: Frame) => f.type === type && f.order.id === doomed.body.id;
+  await onB.next(isDoomed('PLACE'));
+
   // kill -9 of the leader. One replica takes over; the other follows it.
-  const journalSeqB = Math.max(...ticks(onB).map((f) => f.journalSeq));
   procs[0]!.proc.kill('SIGKILL');
   await procs[0]!.exited;
   const newLeader = await until(
@@ -158,9 +175,20 @@ test('a replica streams the leader’s frames; the stream survives kill -9 of th
     15_000,
     'a replica promoted',
   );
-  const before = ticks(onB).length;
-  // Orders through the other process, forwarded to the new leader.
   const via = newLeader === b ? c : b;
+  // The countdown armed before the failover fires on the new leader: its CANCEL tick reaches the
+  // clients of both processes, in seq after everything before the failover.
+  await onB.next(isDoomed('CANCEL'), 10_000);
+  await onC.next(isDoomed('CANCEL'), 5000);
+  await viewer.next(isDoomed('CANCEL'), 5000);
+  const gone = await req(via, 'GET', `/nbx/v2/emm/orders/${doomed.body.id}`, { token: taker.token });
+  assert.equal(gone.body.status, 'CANCELED');
+  assert.deepEqual(ticks(onC), ticks(onB));
+  const bookSeqs = assertContiguous(ticks(onB));
+  const journalSeqB = Math.max(...ticks(onB).map((f) => f.journalSeq));
+  const before = ticks(onB).length;
+  const viewerBefore = ticks(viewer).length;
+  // Orders through the other process, forwarded to the new leader.
   await until(
     async () => {
       const r = await req(via, 'POST', '/nbx/v2/emm/orders/place', {
@@ -196,11 +224,11 @@ test('a replica streams the leader’s frames; the stream survives kill -9 of th
       .every((f) => f.journalSeq > journalSeqB),
   );
   await until(
-    async () => (ticks(viewer).length === ticks(onB).length - before ? true : undefined),
+    async () => (ticks(viewer).length === viewerBefore + ticks(onB).length - before ? true : undefined),
     5000,
     'the viewer’s ticks',
   );
-  assert.deepEqual(ticks(viewer), ticks(onB).slice(before));
+  assert.deepEqual(ticks(viewer).slice(viewerBefore), ticks(onB).slice(before));
 
   // The leader's clients died with it: one resumes on a replica by journal seq, without loss.
   const resumed = await open(via, admin);
