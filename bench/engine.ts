@@ -114,7 +114,7 @@ export class Stream {
   /** The next up to `k` commands (empty at the end). */
   next(k: number): Command[] {
     const r = this.r;
-    const mid = TICK_INDEX[500];
+    const mid = TICK_INDEX[500]!;
     const end = Math.min(this.n, this.i + k);
     const cmds: Command[] = new Array(end - this.i);
     for (let j = 0; this.i < end; this.i++, j++) {
@@ -171,7 +171,8 @@ export class Stream {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 /** CPU milliseconds of this process (user + system): steadier than wall time on a shared machine. */
@@ -215,7 +216,7 @@ function runEngine(
         accepted++;
         let f = 0;
         const evs = res.events;
-        for (let j = 0; j < evs.length; j++) if (evs[j].kind === 'OrderFilled') f++;
+        for (let j = 0; j < evs.length; j++) if (evs[j]!.kind === 'OrderFilled') f++;
         if (f > 0) crossing++;
         fills += f >> 1;
       }
@@ -327,7 +328,7 @@ function memoryAndSnapshot(n: number): Record<string, string> {
   // never all exist at once: what remains is the engine's state, order-id strings included.
   const r = rng(7);
   const CHUNK = 10_000;
-  const low = TICK_INDEX[495];
+  const low = TICK_INDEX[495]!;
   for (let base = 0; base < n; base += CHUNK) {
     const chunk: Command[] = [];
     for (let i = base; i < Math.min(n, base + CHUNK); i++) {
@@ -338,7 +339,7 @@ function memoryAndSnapshot(n: number): Record<string, string> {
         accountId: accountId(Math.floor(r() * ACCOUNTS)),
         outcomeId: `m${Math.floor(r() * MARKETS)}-${r() < 0.5 ? 'a' : 'b'}`,
         currency: 'CASH',
-        price: TICKS[low - Math.floor(r() * 40)],
+        price: TICKS[low - Math.floor(r() * 40)]!,
         qty: 1 + Math.floor(r() * 1000),
         tif: 'GTC',
       });
