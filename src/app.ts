@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { finishDocument, SECURITY_OAUTH2, transformRoute } from './http/openapi/document.ts';
+import { requestLoggerFactory } from './http/request-logger.ts';
 import opsRoutes from './http/routes/ops.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { Store } from './store/types.ts';
@@ -48,10 +49,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const mintRequestId = requestIdMinter();
+  const logger = deps.logger ? undefined : loggerOptions(config.logLevel, deps.logStream);
   const app = Fastify({
-    ...(deps.logger
-      ? { loggerInstance: deps.logger }
-      : { logger: loggerOptions(config.logLevel, deps.logStream) }),
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger }),
+    // request.log is made on first use, not per request (src/http/request-logger.ts); without a
+    // logger Fastify already skips the child.
+    ...(deps.logger || logger ? { childLoggerFactory: requestLoggerFactory } : {}),
     bodyLimit: config.bodyLimit,
     // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
     genReqId: (req) => {
