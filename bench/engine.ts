@@ -107,7 +107,7 @@ export class Stream {
   /** The next up to `k` commands (empty at the end). */
   next(k: number): Command[] {
     const r = this.r;
-    const mid = TICK_INDEX[500];
+    const mid = TICK_INDEX[500]!;
     const end = Math.min(this.n, this.i + k);
     const cmds: Command[] = new Array(end - this.i);
     for (let j = 0; this.i < end; this.i++, j++) {
@@ -115,7 +115,7 @@ export class Stream {
       const ts = 1_700_000_001_000 + i;
       if (r() < 0.12 && this.placed.length > 0) {
         const k = Math.floor(r() * this.placed.length);
-        cmds[j] = { type: 'CancelOrder', ts, accountId: accountId(this.owner[k]), orderId: this.placed[k] };
+        cmds[j] = { type: 'CancelOrder', ts, accountId: accountId(this.owner[k]!), orderId: this.placed[k]! };
         continue;
       }
       const m = Math.floor(r() * MARKETS);
@@ -133,7 +133,7 @@ export class Stream {
         accountId: accountId(a),
         outcomeId: `m${m}-${side}`,
         currency: 'CASH',
-        price: TICKS[mid - d],
+        price: TICKS[mid - d]!,
         qty: 1 + Math.floor(r() * 1000),
         tif: 'GTC',
       };
@@ -144,7 +144,8 @@ export class Stream {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 /** CPU milliseconds of this process (user + system): steadier than wall time on a shared machine. */
@@ -178,12 +179,12 @@ function runEngine(
     const c0 = cpuMs();
     const t0 = performance.now();
     for (let i = 0; i < chunk.length; i++) {
-      const res = x.apply(chunk[i]);
+      const res = x.apply(chunk[i]!);
       if (res.ok) {
         accepted++;
         let f = 0;
         const evs = res.events;
-        for (let j = 0; j < evs.length; j++) if (evs[j].kind === 'OrderFilled') f++;
+        for (let j = 0; j < evs.length; j++) if (evs[j]!.kind === 'OrderFilled') f++;
         if (f > 0) crossing++;
         fills += f >> 1;
       }
@@ -293,7 +294,7 @@ function memoryAndSnapshot(n: number): Record<string, string> {
   // never all exist at once: what remains is the engine's state, order-id strings included.
   const r = rng(7);
   const CHUNK = 10_000;
-  const low = TICK_INDEX[495];
+  const low = TICK_INDEX[495]!;
   for (let base = 0; base < n; base += CHUNK) {
     const chunk: Command[] = [];
     for (let i = base; i < Math.min(n, base + CHUNK); i++) {
@@ -304,7 +305,7 @@ function memoryAndSnapshot(n: number): Record<string, string> {
         accountId: accountId(Math.floor(r() * ACCOUNTS)),
         outcomeId: `m${Math.floor(r() * MARKETS)}-${r() < 0.5 ? 'a' : 'b'}`,
         currency: 'CASH',
-        price: TICKS[low - Math.floor(r() * 40)],
+        price: TICKS[low - Math.floor(r() * 40)]!,
         qty: 1 + Math.floor(r() * 1000),
         tif: 'GTC',
       });

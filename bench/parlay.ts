@@ -30,7 +30,8 @@ function arg(name: string, fallback: number): number {
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -38,17 +39,17 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 function sameGameSets(g: RealGame): string[][] {
   const o = g.outcomes;
   return [
-    [o.ML[0], o['SP-3.5'][0], o['TOT47.5'][0]],
-    [o.ML[1], o['SP3.5'][1], o['TOT44.5'][1]],
-    [o['SP-2.5'][0], o['TOT41.5'][0], o['SP-7.5'][1]],
-    [o.ML[0], o['TOT51.5'][1], o['SP3.5'][0]],
+    [o.ML![0], o['SP-3.5']![0], o['TOT47.5']![0]],
+    [o.ML![1], o['SP3.5']![1], o['TOT44.5']![1]],
+    [o['SP-2.5']![0], o['TOT41.5']![0], o['SP-7.5']![1]],
+    [o.ML![0], o['TOT51.5']![1], o['SP3.5']![0]],
   ];
 }
 
 function crossGameSets(games: RealGame[]): string[][] {
   return [
-    [games[0].outcomes.ML[0], games[1].outcomes['TOT47.5'][0], games[2].outcomes['SP-3.5'][1]],
-    [games[1].outcomes.ML[1], games[2].outcomes['TOT44.5'][1], games[0].outcomes['SP-2.5'][0]],
+    [games[0]!.outcomes.ML![0], games[1]!.outcomes['TOT47.5']![0], games[2]!.outcomes['SP-3.5']![1]],
+    [games[1]!.outcomes.ML![1], games[2]!.outcomes['TOT44.5']![1], games[0]!.outcomes['SP-2.5']![0]],
   ];
 }
 
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   const params = pricingParams({ margin: 0.05 });
   const measure = (sets: string[][]) => {
     const reqs = sets.map((outcomeIds) => ({ outcomeIds, currency: 'CASH' as const }));
-    for (let i = 0; i < 20_000; i++) priceParlay(exchange, reqs[i % reqs.length], params); // warm-up
+    for (let i = 0; i < 20_000; i++) priceParlay(exchange, reqs[i % reqs.length]!, params); // warm-up
     const out: number[] = [];
     const perCpu: number[] = [];
     for (let r = 0; r < runs; r++) {
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
       let now = t0;
       while (now < end) {
         for (let i = 0; i < 1000; i++) {
-          const q = priceParlay(exchange, reqs[(n + i) % reqs.length], params);
+          const q = priceParlay(exchange, reqs[(n + i) % reqs.length]!, params);
           if (!q.ok) throw new Error(`declined: ${q.decline.code}`);
         }
         n += 1000;
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
     }
     return { wall: out, cpu: perCpu };
   };
-  const sgp = measure([...sameGameSets(games[0]), ...sameGameSets(games[1])]);
+  const sgp = measure([...sameGameSets(games[0]!), ...sameGameSets(games[1]!)]);
   const cross = measure(crossGameSets(games));
   console.log(`\nIn-process priceParlay (${runs} runs × ${seconds}s, real Exchange, median)\n`);
   console.log(

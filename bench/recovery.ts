@@ -44,7 +44,7 @@ function table(): void {
   const head = ['measurement', 'value', 'vs baseline'];
   const all = [head, ...rows];
   const w = head.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  for (const r of all) console.log(r.map((c, i) => (c ?? '').padEnd(w[i])).join('  '));
+  for (const r of all) console.log(r.map((c, i) => (c ?? '').padEnd(w[i]!)).join('  '));
 }
 
 async function freshPglite(name: string): Promise<{ store: PgliteStore; dir: string }> {
@@ -69,9 +69,9 @@ function catalogCommands(n: number): Cmd[] {
         team: { id, league: 'NBA', name: id, shortName: id, symbol: 'SYM', mascot: 'M' },
       });
     }
-    const markets = [0, 1, 2].map((m) => ({
+    const markets = (['MONEY', 'SPREAD', 'TOTAL'] as const).map((type, m) => ({
       id: `c-m-${e}-${m}`,
-      type: (['MONEY', 'SPREAD', 'TOTAL'] as const)[m],
+      type,
       strike: m === 0 ? null : m === 1 ? -3.5 : 221.5,
       description: `market ${e}/${m}`,
       outcomes: [
@@ -358,7 +358,7 @@ async function throughputSection(): Promise<void> {
     // measured): per trial each encoding appends the same commands (1,000 at 25/statement, 10,000
     // at 1,000/statement), in an order that alternates; the first trial warms up. Reported: median
     // rows/s, and in the last column the median over trials of (rows/s ÷ json's in that trial).
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
     let nextSeq = 1;
     for (const per of [25, 1000]) {
       const names = per === 25 ? ['json', 'jsonb'] : ['json', 'jsonb', 'bytea'];
@@ -372,20 +372,20 @@ async function throughputSection(): Promise<void> {
           const first = nextSeq;
           nextSeq += TRIAL;
           const t = performance.now();
-          for (let i = 0; i < TRIAL; i += per) await append[name](first + i, cmds.slice(i, i + per));
+          for (let i = 0; i < TRIAL; i += per) await append[name]!(first + i, cmds.slice(i, i + per));
           ms[name] = performance.now() - t;
         }
         if (trial === 0) continue;
         for (const name of names) {
-          rate[name] = [...(rate[name] ?? []), TRIAL / (ms[name] / 1000)];
-          ratio[name] = [...(ratio[name] ?? []), ms.json / ms[name]];
+          rate[name] = [...(rate[name] ?? []), TRIAL / (ms[name]! / 1000)];
+          ratio[name] = [...(ratio[name] ?? []), ms.json! / ms[name]!];
         }
       }
       for (const name of names) {
         rows.push([
           `append as ${name}${name === 'json' ? ' (chosen)' : ''}, ${per}/statement, PGlite (${TRIALS - 1} trials)`,
-          `${Math.round(median(rate[name]))} rows/s`,
-          name === 'json' ? '' : median(ratio[name]).toFixed(2),
+          `${Math.round(median(rate[name]!))} rows/s`,
+          name === 'json' ? '' : median(ratio[name]!).toFixed(2),
         ]);
       }
     }

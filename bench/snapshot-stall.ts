@@ -90,7 +90,7 @@ async function watch(
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 try {
   const live = new Exchange();
@@ -132,7 +132,7 @@ try {
       await seqr.submit(take(tradingCommands(SHAPE, 100 + round), 1)[0] as never);
       const n = stats.length;
       const r = await watch(live, seqr, round, () => seqr.snapshotNow());
-      const st = stats[n];
+      const st = stats[n]!;
       const label = mode === 'sliced' ? 'sliced (chosen)' : 'synchronous (before)';
       rows[label] ??= { gap: [], p99: [], held: [] };
       const row = rows[label];

@@ -192,7 +192,8 @@ interface Scenario {
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
 async function main(): Promise<void> {
@@ -330,13 +331,13 @@ async function main(): Promise<void> {
       '| scenario | median req/s | rounds | req/s ratio: median of rounds (per round) | server CPU µs/req | CPU per request, reference ÷ scenario (per round) |',
     );
     console.log('|---|---:|---|---|---:|---|');
-    for (const s of issuance) console.log(row(s.name, issuance[0].name, 'oidc-provider'));
-    for (const s of gets) console.log(row(s.name, gets[0].name, 'unauthenticated'));
-    const tokenRatio = median(perRound(issuance[1].name, issuance[0].name, results));
-    const freshRatio = median(perRound(issuance[3].name, issuance[0].name, results));
-    const freshCpuRatio = median(perRound(issuance[3].name, issuance[0].name, cpuPerReq, true));
-    const authRatio = median(perRound(gets[1].name, gets[0].name, results));
-    const cpuMed = (i: number) => median(cpuPerReq.get(issuance[i].name)!);
+    for (const s of issuance) console.log(row(s.name, issuance[0]!.name, 'oidc-provider'));
+    for (const s of gets) console.log(row(s.name, gets[0]!.name, 'unauthenticated'));
+    const tokenRatio = median(perRound(issuance[1]!.name, issuance[0]!.name, results));
+    const freshRatio = median(perRound(issuance[3]!.name, issuance[0]!.name, results));
+    const freshCpuRatio = median(perRound(issuance[3]!.name, issuance[0]!.name, cpuPerReq, true));
+    const authRatio = median(perRound(gets[1]!.name, gets[0]!.name, results));
+    const cpuMed = (i: number) => median(cpuPerReq.get(issuance[i]!.name)!);
     console.log(
       `\nserver CPU per token, oidc-provider ÷ tickbook: default ${(cpuMed(0) / cpuMed(1)).toFixed(2)}×, every token signed (pool) ${(cpuMed(0) / cpuMed(3)).toFixed(2)}×, inline ${(cpuMed(0) / cpuMed(4)).toFixed(2)}×`,
     );

@@ -31,7 +31,7 @@ export interface ClientRecord {
 /**
  * The not-before to record for a credentials change at `nowMs`: the next whole second. `iat` has
  * whole-second precision, so every token issued up to `nowMs` has an iat below it; tokens minted
- * afterwards take it as their iat at the least (AuthService.mint), at most 1 s ahead.
+ * afterwards take it as their iat at the least (TokenIssuer.mint, token-issuer.ts), at most 1 s ahead.
  */
 export function tokensNotBeforeAt(nowMs: number): number {
   return (Math.floor(nowMs / 1000) + 1) * 1000;

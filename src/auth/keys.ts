@@ -90,7 +90,7 @@ export class KeyDecryptionError extends Error {
 export function openPrivateJwk(sealed: string, secret: string | undefined): JWK {
   const parts = sealed.split('.');
   if (parts[0] === 'plain' && parts.length === 2)
-    return JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
   if (parts[0] !== 'v1' || parts.length !== 5)
     throw new KeyDecryptionError('unrecognised private key format');
   if (secret === undefined) {
@@ -98,7 +98,13 @@ export function openPrivateJwk(sealed: string, secret: string | undefined): JWK 
       'signing keys are encrypted: KEY_ENCRYPTION_SECRET must be set to the secret used to create them',
     );
   }
-  const [salt, iv, ct, tag] = parts.slice(1).map((p) => Buffer.from(p, 'base64url'));
+  // Five parts, checked above: the format tag, then salt, iv, ciphertext and auth tag.
+  const [salt, iv, ct, tag] = parts.slice(1).map((p) => Buffer.from(p, 'base64url')) as [
+    Buffer,
+    Buffer,
+    Buffer,
+    Buffer,
+  ];
   try {
     const decipher = createDecipheriv('aes-256-gcm', scryptSync(secret, salt, 32), iv);
     decipher.setAuthTag(tag);

@@ -83,6 +83,8 @@ export class WorkerPoolSigner implements Signer {
   private nextId = 1;
 
   constructor(size: number) {
+    // sign() picks among the slots, so the pool must hold at least one.
+    if (!(size >= 1)) throw new RangeError(`a signing pool needs at least one worker, got ${size}`);
     for (let i = 0; i < size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       const slot: Slot = { worker, inflight: 0, kids: new Set() };
@@ -109,7 +111,7 @@ export class WorkerPoolSigner implements Signer {
 
   sign(key: SignerKey, input: string): Promise<string> {
     // Least-loaded worker: keeps both cores busy under bursts without a shared queue.
-    let slot = this.slots[0];
+    let slot = this.slots[0]!; // the constructor made at least one
     for (const s of this.slots) if (s.inflight < slot.inflight) slot = s;
     if (!slot.kids.has(key.kid)) {
       slot.worker.postMessage({ type: 'key', kid: key.kid, alg: key.alg, jwk: key.privateJwk });

@@ -6,7 +6,7 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) =>
     vals
-      .map((v, i) => v.padEnd(widths[i]))
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');

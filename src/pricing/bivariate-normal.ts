@@ -40,10 +40,11 @@ function expand(w: number[], x: number[]): { w: Float64Array; x: Float64Array } 
   const ww = new Float64Array(2 * n);
   const xx = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
-    ww[i] = w[i];
-    ww[n + i] = w[i];
-    xx[i] = 1 - x[i];
-    xx[n + i] = 1 + x[i];
+    // Each table has as many weights as nodes, so i < n is in range of both.
+    ww[i] = w[i]!;
+    ww[n + i] = w[i]!;
+    xx[i] = 1 - x[i]!;
+    xx[n + i] = 1 + x[i]!;
   }
   return { w: ww, x: xx };
 }
@@ -72,9 +73,10 @@ export function bvnUpper(h: number, k: number, r: number): number {
   if (ar < 0.925) {
     const hs = (h * h + k * k) / 2;
     const asr = Math.asin(r) / 2;
+    // i < n = x.length = w.length (expand builds both): the assertions are type-only.
     for (let i = 0; i < n; i++) {
-      const sn = Math.sin(asr * x[i]);
-      bvn += w[i] * Math.exp((sn * hk - hs) / (1 - sn * sn));
+      const sn = Math.sin(asr * x[i]!);
+      bvn += w[i]! * Math.exp((sn * hk - hs) / (1 - sn * sn));
     }
     return clamp01((bvn * asr) / TWO_PI + normCdf(-h) * normCdf(-k));
   }
@@ -98,13 +100,13 @@ export function bvnUpper(h: number, k: number, r: number): number {
     a /= 2;
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      const xs = (a * x[i]) ** 2;
+      const xs = (a * x[i]!) ** 2;
       asr = -(bs / xs + hk) / 2;
       if (asr > -100) {
         const sp = 1 + c * xs * (1 + 5 * d * xs);
         const rs = Math.sqrt(1 - xs);
         const ep = Math.exp((-(hk / 2) * xs) / ((1 + rs) * (1 + rs))) / rs;
-        sum += w[i] * Math.exp(asr) * (sp - ep);
+        sum += w[i]! * Math.exp(asr) * (sp - ep);
       }
     }
     bvn = (a * sum - bvn) / TWO_PI;

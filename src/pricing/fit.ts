@@ -46,7 +46,7 @@ export function marketMidHalfTicks(
 /** φ(Φ⁻¹(i/2000))², the weight of a market whose mid is i half ticks. */
 const WEIGHT_OF_HALF_TICK: Float64Array = (() => {
   const t = new Float64Array(2001);
-  for (let i = 1; i < 2000; i++) t[i] = normPdf(Z_OF_HALF_TICK[i]) ** 2;
+  for (let i = 1; i < 2000; i++) t[i] = normPdf(Z_OF_HALF_TICK[i]!) ** 2; // the table has 2001 entries
   return t;
 })();
 
@@ -72,8 +72,9 @@ export function fitGame(
     const m = marketMidHalfTicks(reader, market, currency);
     if (m.half < 0) continue;
     const half = Math.min(1980, Math.max(20, m.half)); // [0.01, 0.99]
-    const z = Z_OF_HALF_TICK[half];
-    const w = WEIGHT_OF_HALF_TICK[half] * (m.twoSided ? 1 : 0.25);
+    // half is clamped to [20, 1980] above; both tables have 2001 entries.
+    const z = Z_OF_HALF_TICK[half]!;
+    const w = WEIGHT_OF_HALF_TICK[half]! * (m.twoSided ? 1 : 0.25);
     if (h.variable === 'M') {
       sM += w * (h.line + sdMargin * z);
       wM += w;

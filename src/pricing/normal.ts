@@ -52,18 +52,19 @@ export function normCdf(z: number): number {
 
 // P. J. Acklam's rational approximation of Φ⁻¹ (relative error 1.15e-9), refined by one step of
 // Halley's method against normCdf, which brings it to full double precision (Acklam's own note).
+// Tuples (`as const`), so that every constant index below is known to be in range.
 const A = [
   -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1,
   2.506628277459239,
-];
+] as const;
 const B = [
   -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1,
-];
+] as const;
 const C = [
   -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968,
   2.938163982698783,
-];
-const D = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+] as const;
+const D = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416] as const;
 const P_LOW = 0.02425;
 
 /** Inverse of Φ: the z with Φ(z) = p, for 0 < p < 1 (±Infinity at 0 and 1, NaN outside). */

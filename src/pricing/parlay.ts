@@ -125,8 +125,9 @@ interface Leg {
   quote: QuotedLeg | null;
 }
 
+/** Every caller passes at least one detail (a non-empty `problems`), so `details[0]` exists. */
 function decline(details: DeclineDetail[]): ParlayResult {
-  return { ok: false, decline: { code: details[0].code, details } };
+  return { ok: false, decline: { code: details[0]!.code, details } };
 }
 
 // Imported hot-path helpers, bound once: under the tsx loader every access to an imported binding
@@ -194,17 +195,19 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
   if (problems.length > 0) return decline(problems);
 
   // Stage 2: pairs — the same outcome twice, both outcomes of one market. At most a dozen legs, so
-  // plain scans beat building sets.
+  // plain scans beat building sets. Stage 1 returned on any problem, so legs.length === n and the
+  // index assertions in this and later stages are type-only (this is the hot path).
   for (let i = 0; i < n; i++) {
-    const leg = legs[i];
+    const leg = legs[i]!;
     for (let j = 0; j < i; j++) {
-      if (legs[j].outcomeId === leg.outcomeId) {
+      const other = legs[j]!;
+      if (other.outcomeId === leg.outcomeId) {
         problems.push(declineDetail(leg.outcomeId, 'DUPLICATE_OUTCOME'));
         break;
       }
-      if (legs[j].market.id === leg.market.id) {
-        if (!problems.some((p) => p.outcomeId === legs[j].outcomeId && p.code === 'SAME_MARKET')) {
-          problems.push(declineDetail(legs[j].outcomeId, 'SAME_MARKET'));
+      if (other.market.id === leg.market.id) {
+        if (!problems.some((p) => p.outcomeId === other.outcomeId && p.code === 'SAME_MARKET')) {
+          problems.push(declineDetail(other.outcomeId, 'SAME_MARKET'));
         }
         problems.push(declineDetail(leg.outcomeId, 'SAME_MARKET'));
         break;
@@ -217,21 +220,21 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
   const groupFirst: number[] = []; // leg index of each group's first leg
   const groupSize: number[] = [];
   for (let i = 0; i < n; i++) {
-    const leg = legs[i];
+    const leg = legs[i]!;
     let g = 0;
-    while (g < groupFirst.length && legs[groupFirst[g]].groupKey !== leg.groupKey) g++;
+    while (g < groupFirst.length && legs[groupFirst[g]!]!.groupKey !== leg.groupKey) g++;
     if (g === groupFirst.length) {
       groupFirst.push(i);
       groupSize.push(0);
     }
     leg.group = g;
-    groupSize[g]++;
+    groupSize[g]!++; // g < groupFirst.length === groupSize.length
   }
   const groupCount = groupFirst.length;
 
   // Stage 3: groups of legs on one game must be covered by the model.
   for (const leg of legs) {
-    if (groupSize[leg.group] < 2) continue;
+    if (groupSize[leg.group]! < 2) continue;
     const league = leg.event.league;
     if (!params.leagues[league]) {
       problems.push(
@@ -251,7 +254,7 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
 
   // Stage 4: half-lines of one game that leave an empty region.
   for (let g = 0; g < groupCount; g++) {
-    if (groupSize[g] < 2) continue;
+    if (groupSize[g]! < 2) continue;
     const lines: HalfLine[] = [];
     for (const leg of legs) if (leg.group === g) lines.push(leg.halfLine!);
     for (const v of VARIABLES) {
@@ -290,7 +293,7 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
       market: leg.market,
       event: leg.event,
       price: askTick / 1000,
-      priceText: TICK_TEXT[askTick],
+      priceText: TICK_TEXT[askTick]!, // askTick = 1000 − a book price, in [1, 999]
       mid: midHalfTicks / 2000,
       priceHalfTicks: 2 * askTick,
       midHalfTicks,
@@ -305,8 +308,8 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
   let shaded = 1;
   const groupQuotes: GroupQuote[] = [];
   for (let g = 0; g < groupCount; g++) {
-    const first = legs[groupFirst[g]];
-    if (groupSize[g] === 1) {
+    const first = legs[groupFirst[g]!]!;
+    if (groupSize[g]! === 1) {
       const q = first.quote!;
       fair *= q.mid;
       shaded *= q.price;
@@ -314,7 +317,8 @@ export function priceParlay(reader: PricingReader, req: ParlayRequest, params: P
       continue;
     }
     const event = first.event;
-    const model = params.leagues[event.league];
+    // Stage 3 declined every group of two or more legs whose league has no model.
+    const model = params.leagues[event.league]!;
     const fit = fitGameCached(reader, event, req.currency, model.sdMargin, model.sdTotal);
     const rho = gameCorrelation(model, fit);
     const s = copulaRectangle(legs, g, rho, true);
@@ -397,11 +401,11 @@ function copulaRectangle(legs: Leg[], group: number, rho: number, ask: boolean):
     const p = ask ? leg.quote!.priceHalfTicks : leg.quote!.midHalfTicks;
     if (p < cap) cap = p;
     if (h.side === 'above') {
-      const z = Z[2000 - p]; // P(Z > z) = p
+      const z = Z[2000 - p]!; // P(Z > z) = p; p is a half-tick count in [2, 2000]
       if (h.variable === 'M') loM = Math.max(loM, z);
       else loT = Math.max(loT, z);
     } else {
-      const z = Z[p]; // P(Z < z) = p
+      const z = Z[p]!; // P(Z < z) = p
       if (h.variable === 'M') hiM = Math.min(hiM, z);
       else hiT = Math.min(hiT, z);
     }

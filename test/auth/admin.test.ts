@@ -86,7 +86,7 @@ describe('operator bootstrap', () => {
       // The running server sees it after a reload (same store).
       await srv.auth.clients.load();
       adminToken = await tokenFor(creds.clientId, creds.clientSecret);
-      const scopes = JSON.parse(Buffer.from(adminToken.split('.')[1], 'base64url').toString()).scope.split(
+      const scopes = JSON.parse(Buffer.from(adminToken.split('.')[1]!, 'base64url').toString()).scope.split(
         ' ',
       );
       assert.deepEqual(scopes.sort(), ['admin', 'execute:trader', 'read:tape', 'read:trader']);

@@ -157,7 +157,7 @@ describe('JWT attack table: each is 401 invalid_token', () => {
       'tampered payload (scope raised to admin)',
       async () => {
         const [h, p, s] = (await issue()).split('.');
-        const body = JSON.parse(Buffer.from(p, 'base64url').toString());
+        const body = JSON.parse(Buffer.from(p!, 'base64url').toString());
         body.scope = `${body.scope} admin`;
         return `${h}.${b64(body)}.${s}`;
       },
@@ -250,7 +250,7 @@ describe('key rotation', () => {
     assert.notEqual(info.kid, oldKid);
     assert.equal(info.current, true);
     const newToken = await issue();
-    const kidOf = (t: string) => JSON.parse(Buffer.from(t.split('.')[0], 'base64url').toString()).kid;
+    const kidOf = (t: string) => JSON.parse(Buffer.from(t.split('.')[0]!, 'base64url').toString()).kid;
     assert.equal(kidOf(oldToken), oldKid);
     assert.equal(kidOf(newToken), info.kid);
     assert.equal((await call(oldToken)).statusCode, 200);
@@ -358,6 +358,6 @@ describe('client secret rotation', () => {
       'SELECT secret_hash FROM auth_clients WHERE client_id = $1',
       [c.clientId],
     );
-    assert.ok(!row.rows[0].secret_hash.includes(r2.clientSecret), 'only a hash is stored');
+    assert.ok(!row.rows[0]!.secret_hash.includes(r2.clientSecret), 'only a hash is stored');
   });
 });

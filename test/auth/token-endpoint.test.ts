@@ -564,7 +564,7 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     const after = await use();
     assert.equal(after.statusCode, 401);
     assert.equal(after.json().code, 'INVALID_TOKEN');
-    const jti = JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString()).jti;
+    const jti = JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()).jti;
     const row = await store.query('SELECT client_id FROM auth_revoked_tokens WHERE jti = $1', [jti]);
     assert.equal(row.rows.length, 1);
     const intro = await json('/oauth/introspect', {

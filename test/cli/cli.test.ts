@@ -83,7 +83,7 @@ describe('clients commands (admin API over HTTP)', () => {
     const r = await cli(['clients', 'create', '--name', 'human', '--url', srv.url]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /client_secret: [A-Za-z0-9_-]{43}/);
-    const id = /client_id: +(\S+)/.exec(r.out)![1];
+    const id = /client_id: +(\S+)/.exec(r.out)![1]!;
     const list = await cli(['clients', 'list', '--url', srv.url]);
     assert.equal(list.code, 0);
     assert.match(list.out, /^clientId +name +status/);
@@ -175,7 +175,7 @@ describe('keys and migrate commands (store)', () => {
     const fresh = (await (
       await token(ADMIN.TICKBOOK_ADMIN_CLIENT_ID, ADMIN.TICKBOOK_ADMIN_CLIENT_SECRET)
     ).json()) as { access_token: string };
-    const kid = JSON.parse(Buffer.from(fresh.access_token.split('.')[0], 'base64url').toString()).kid;
+    const kid = JSON.parse(Buffer.from(fresh.access_token.split('.')[0]!, 'base64url').toString()).kid;
     assert.equal(kid, rotated.kid);
     for (const t of [admin.access_token, fresh.access_token]) {
       const ok = await fetch(`${srv.url}/admin/v1/clients`, { headers: { authorization: `Bearer ${t}` } });

@@ -78,7 +78,7 @@ describe('PlaceOrder rejections change nothing', () => {
     );
     rejected(x.apply(bid('bob', 'M2-a', 500, 10, { ts: T0 + 1_000_000 })), 'TRADING_LOCKED');
     // cancels always work under a lock
-    const resting = x.openOrders('bob')[0];
+    const resting = x.openOrders('bob')[0]!;
     ok(x.apply({ type: 'CancelOrder', ts: T0, accountId: 'bob', orderId: resting.id }));
     assert.equal(x.locks().system?.id, 'SYS');
     assert.deepEqual(
@@ -110,6 +110,7 @@ describe('matching (DESIGN.md §4)', () => {
     const evs = ok(x.apply(bid('bob', 'M1-b', 450, 150, { orderId: 'tk' })));
     assert.equal(kinds(evs)[0], 'OrderPlaced');
     const [mf, tf] = fills(evs);
+    assert.ok(mf && tf, 'two fills');
     assert.deepEqual(
       { id: mf.id, order: mf.orderId, price: mf.price, qty: mf.qty, taker: mf.isTaker, out: mf.outcomeId },
       { id: 'tk:1:m', order: 'mk', price: 600, qty: 100, taker: false, out: 'M1-a' },
@@ -173,7 +174,7 @@ describe('matching (DESIGN.md §4)', () => {
     const x = setup();
     ok(x.apply(bid('alice', 'M1-a', 600, 10)));
     const evs = ok(x.apply(bid('bob', 'M1-b', 450, 30, { orderId: 'ioc', tif: 'IOC' })));
-    const placed = evs[0];
+    const placed = evs[0]!;
     assert.ok(placed.kind === 'OrderPlaced' && placed.order.status === 'CANCELED' && placed.order.qty === 20);
     const canc = evs.find((e) => e.kind === 'OrderCanceled');
     assert.ok(canc && canc.kind === 'OrderCanceled' && canc.reason === 'IOC');
@@ -186,7 +187,7 @@ describe('matching (DESIGN.md §4)', () => {
     ok(x.apply(bid('alice', 'M1-a', 600, 10)));
     ok(x.apply(bid('carol', 'M1-a', 550, 10)));
     const evs = ok(x.apply(bid('bob', 'M1-b', 450, 20, { tif: 'FOK' })));
-    const placed = evs[0];
+    const placed = evs[0]!;
     assert.ok(placed.kind === 'OrderPlaced' && placed.order.status === 'FILLED' && placed.order.qty === 0);
     assert.equal(fills(evs).length, 4);
     ok(x.apply(bid('bob', 'M1-b', 450, 20, { tif: 'PO', orderId: 'po' })));
@@ -205,7 +206,7 @@ describe('matching (DESIGN.md §4)', () => {
     const evs = ok(x.apply({ type: 'Expire', ts: T0 + 510 }));
     const c = evs.filter((e) => e.kind === 'OrderCanceled');
     assert.equal(c.length, 1);
-    assert.ok(c[0].kind === 'OrderCanceled' && c[0].order.id === 'g2' && c[0].reason === 'EXPIRED');
+    assert.ok(c[0]!.kind === 'OrderCanceled' && c[0]!.order.id === 'g2' && c[0]!.reason === 'EXPIRED');
     ok(x.apply({ type: 'Expire', ts: T0 + 5000 }));
     assert.equal(x.openOrders('alice').length, 0);
     assert.deepEqual(x.wallet('alice', 'CASH'), { available: START, reserved: 0 });
@@ -296,7 +297,7 @@ describe('book reads', () => {
       { price: 500, qty: 7 },
       { price: 700, qty: 1 },
     ]);
-    assert.ok(book.bids[0].price < book.asks[0].price, 'never crossed');
+    assert.ok(book.bids[0]!.price < book.asks[0]!.price, 'never crossed');
     assert.deepEqual(x.bookLevels('nope', 'CASH'), { bids: [], asks: [] });
     assert.equal(x.bestBid('M1-b', 'COIN'), null);
   });
@@ -350,7 +351,7 @@ describe('cancels', () => {
     );
     const evs = ok(x.apply({ type: 'CancelOrder', ts: T0 + 9, accountId: 'alice', orderId: 'p1' }));
     assert.deepEqual(kinds(evs), ['OrderCanceled', 'BookChanged', 'WalletChanged']);
-    const c = evs[0];
+    const c = evs[0]!;
     assert.ok(
       c.kind === 'OrderCanceled' &&
         c.reason === 'USER' &&
@@ -368,7 +369,7 @@ describe('cancels', () => {
       ['a2', 'M2-a'],
       ['a3', 'M1-b'],
       ['a4', 'M2-b'],
-    ]) {
+    ] as const) {
       ok(x.apply(bid('alice', out, 300, 10, { orderId: id })));
     }
     ok(x.apply(bid('bob', 'M1-a', 300, 10, { orderId: 'b1' })));

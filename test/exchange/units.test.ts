@@ -21,7 +21,7 @@ describe('tick table (DESIGN.md §3)', () => {
     assert.ok(TICKS.includes(50) && TICKS.includes(55) && !TICKS.includes(51) && !TICKS.includes(54));
     assert.ok(TICKS.includes(945) && TICKS.includes(950) && !TICKS.includes(946) && !TICKS.includes(947));
     assert.equal(TICKS.at(-1), 999);
-    for (let i = 1; i < TICKS.length; i++) assert.ok(TICKS[i] > TICKS[i - 1]);
+    for (let i = 1; i < TICKS.length; i++) assert.ok(TICKS[i]! > TICKS[i - 1]!);
     assert.equal(TICKS.filter((t) => t <= 50).length, 50);
     assert.equal(TICKS.filter((t) => t >= 950).length, 50);
     assert.equal(TICKS.filter((t) => t > 50 && t < 950).length, 179);

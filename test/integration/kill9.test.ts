@@ -34,6 +34,7 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
   running = proc;
   let admin = await token(url, ADMIN_ID, ADMIN_SECRET);
   const [outcomes] = await createGame(url, admin, [{ type: 'MONEY', description: 'NYK @ BOS Moneyline' }]);
+  assert.ok(outcomes, 'the game has its moneyline');
   const traders: { clientId: string; clientSecret: string; accountId: string }[] = [];
   for (const name of ['t1', 't2']) {
     const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });

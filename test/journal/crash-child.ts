@@ -38,7 +38,7 @@ export function identity(cmd: Cmd | Command): string {
 const accepted = (r: CommandResult) => r.ok;
 
 async function main(): Promise<void> {
-  const dataDir = process.argv[2];
+  const dataDir = process.argv[2]!;
   const run = Number(process.argv[3] ?? '0');
   const mode = process.argv[4] ?? 'run';
   const store = await PgliteStore.open(dataDir);
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     let seq = 0;
     const lines: string[] = [];
     results.forEach((r, i) => {
-      if (r.ok) lines.push(`ack ${++seq} ${identity(setup[i])}`);
+      if (r.ok) lines.push(`ack ${++seq} ${identity(setup[i]!)}`);
     });
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -65,7 +65,7 @@ function startChild(dataDir: string, run: number, mode: 'run' | 'verify'): Child
     for (const l of parts) {
       lines.push(l);
       for (let i = waiters.length - 1; i >= 0; i--) {
-        if (l.startsWith(waiters[i].prefix)) waiters.splice(i, 1)[0].resolve(l);
+        if (l.startsWith(waiters[i]!.prefix)) waiters.splice(i, 1)[0]!.resolve(l);
       }
     }
   });
@@ -159,6 +159,7 @@ export async function runCrashCycles(
       for (const l of child.lines) {
         if (!l.startsWith('ack ')) continue;
         const [, s, id] = l.split(' ');
+        if (id === undefined) throw new Error(`malformed ack line from the child: ${l}`);
         const seq = Number(s);
         const prev = acked.get(seq);
         // A seq acknowledged twice (by two runs) would mean a lost command whose seq got reused.

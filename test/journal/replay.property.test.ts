@@ -76,7 +76,7 @@ describe('replay property', () => {
           let i = 0;
           let acceptedCount = seqr.appliedSeq;
           for (let p = 0; i < cmds.length; p++) {
-            const [how, size] = plan[p % plan.length];
+            const [how, size] = plan[p % plan.length]!;
             const chunk = cmds.slice(i, i + size);
             i += chunk.length;
             const results =
@@ -84,7 +84,7 @@ describe('replay property', () => {
                 ? await seqr.submitMany(chunk)
                 : how === 'concurrent'
                   ? await Promise.all(chunk.map((c) => seqr.submit(c)))
-                  : [await seqr.submit(chunk[0]), ...(await seqr.submitMany(chunk.slice(1)))];
+                  : [await seqr.submit(chunk[0]!), ...(await seqr.submitMany(chunk.slice(1)))];
             acceptedCount += results.filter((r) => r.ok).length;
           }
           await seqr.flush();
@@ -110,9 +110,9 @@ describe('replay property', () => {
           assert.equal(fromSnap.machine.hash(), liveHash);
           // And from the older snapshot plus a longer tail.
           if (snaps.length === 2) {
-            await store.query('DELETE FROM snapshots WHERE seq = $1', [snaps[0].seq]);
+            await store.query('DELETE FROM snapshots WHERE seq = $1', [snaps[0]!.seq]);
             const older = await recover(store, () => new Exchange(), { isAccepted: accepted });
-            assert.equal(older.snapshotSeq, snaps[1].seq);
+            assert.equal(older.snapshotSeq, snaps[1]!.seq);
             assert.equal(older.machine.hash(), liveHash);
           }
         },

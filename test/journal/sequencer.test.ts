@@ -73,7 +73,7 @@ describe('Sequencer', () => {
         [2, 'b', 1002],
       ],
     );
-    assert.equal(rows[1].cmd.ts, rows[1].ts);
+    assert.equal(rows[1]!.cmd.ts, rows[1]!.ts);
   });
 
   test('the promise resolves only after the commit: committedSeq covers it by then', async () => {
@@ -158,12 +158,11 @@ describe('Sequencer', () => {
   test('ts is stamped from the clock and never runs backwards', async () => {
     const clock = [5000, 4000, 6000, 5500];
     let i = 0;
-    const seqr = new Sequencer<LedgerCmd, LedgerResult>(
-      new LedgerMachine(),
-      ledgerAccepted,
-      store,
-      () => clock[i++],
-    );
+    const seqr = new Sequencer<LedgerCmd, LedgerResult>(new LedgerMachine(), ledgerAccepted, store, () => {
+      const t = clock[i++];
+      if (t === undefined) throw new Error('the test clock ran out of readings');
+      return t;
+    });
     for (let k = 0; k < 4; k++) await seqr.submit({ type: 'Add', key: 'a', n: 1 });
     const rows = await readJournal<LedgerCmd>(store, 0, 10);
     assert.deepEqual(
@@ -282,12 +281,12 @@ describe('Sequencer', () => {
     });
     for (let i = 0; i < 12; i++) await seqr.submit({ type: 'Add', key: 'k', n: 1 });
     await seqr.close();
-    const newest = (await listSnapshots(store))[0];
+    const newest = (await listSnapshots(store))[0]!;
     assert.equal(newest.seq, 12);
     await store.query('UPDATE snapshots SET hash = $1 WHERE seq = $2', ['bogus', newest.seq]);
     const r = await recover(store, () => new LedgerMachine());
     assert.equal(r.skippedSnapshots.length, 1);
-    assert.equal(r.skippedSnapshots[0].seq, 12);
+    assert.equal(r.skippedSnapshots[0]!.seq, 12);
     assert.equal(r.snapshotSeq, 10);
     assert.equal(r.replayed, 2);
     assert.equal(r.machine.hash(), m.hash());

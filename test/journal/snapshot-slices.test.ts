@@ -90,7 +90,7 @@ describe('snapshot in slices', () => {
     const results = await Promise.all(rest.map((c) => seq.submit(c)));
     await seq.flush();
     while (stats.length === 0) await new Promise((r) => setTimeout(r, 5));
-    const st = stats[0];
+    const st = stats[0]!;
     assert.ok(st.slices > 1, `serialized in ${st.slices} slice(s)`);
     assert.ok(st.seq > 0 && st.seq < seq.appliedSeq, 'the snapshot fell due among the held commands');
     assert.equal(results.length, rest.length);
@@ -141,7 +141,7 @@ describe('snapshot in slices', () => {
       live.snapshot();
       sync.push(performance.now() - t0);
     }
-    const syncMs = sync.sort((a, b) => a - b)[1];
+    const syncMs = sync.sort((a, b) => a - b)[1]!;
     /** Longest gap seen by a 1 ms interval while fn runs. */
     const longestGap = async (fn: () => Promise<void>): Promise<number> => {
       let last = performance.now();
@@ -170,7 +170,7 @@ describe('snapshot in slices', () => {
       const baseline = await longestGap(() => new Promise((r) => setTimeout(r, wall)));
       tries.push({ gap, baseline });
     }
-    const st = stats[0];
+    const st = stats[0]!;
     assert.equal(stats.length, 3);
     assert.ok(st.slices >= 5, `${st.slices} slices`);
     const shortestSlice = Math.min(...stats.map((x) => x.sliceMaxMs));

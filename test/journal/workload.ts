@@ -94,7 +94,7 @@ export function* tradingCommands(shape: WorkloadShape, seed: number, prefix = 'w
     const x = r();
     const accountId = `${prefix}-acct-${Math.floor(r() * shape.accounts)}`;
     if (x < 0.17 && placed.length > 0) {
-      const o = placed[Math.floor(r() * placed.length)];
+      const o = placed[Math.floor(r() * placed.length)]!;
       yield { type: 'CancelOrder', accountId: o.accountId, orderId: o.orderId };
       continue;
     }
@@ -103,8 +103,8 @@ export function* tradingCommands(shape: WorkloadShape, seed: number, prefix = 'w
       continue;
     }
     const orderId = `${prefix}-o-${seed}-${n++}`;
-    const outcomeId = outcomes[Math.floor(r() * outcomes.length)];
-    const price = TICKS[mid + Math.floor(r() * 21) - 10];
+    const outcomeId = outcomes[Math.floor(r() * outcomes.length)]!;
+    const price = TICKS[mid + Math.floor(r() * 21) - 10]!;
     const qty = 100 * (1 + Math.floor(r() * 20));
     const tif = x > 0.97 ? ('IOC' as const) : x > 0.95 ? ('GTT' as const) : ('GTC' as const);
     placed.push({ orderId, accountId });

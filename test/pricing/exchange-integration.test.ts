@@ -15,8 +15,8 @@ import { buildRealSlate, T0 } from './real-exchange.ts';
 describe('pricing from a real Exchange', () => {
   test('leg prices come from the engine’s books and the fit recovers the quoted model', () => {
     const { exchange: x, games } = buildRealSlate(2);
-    const g = games[0];
-    const ids = [g.outcomes.ML[0], g.outcomes['SP-3.5'][0], g.outcomes['TOT47.5'][0]];
+    const g = games[0]!;
+    const ids = [g.outcomes.ML![0], g.outcomes['SP-3.5']![0], g.outcomes['TOT47.5']![0]];
     const r = priceParlay(x, { outcomeIds: ids, currency: 'CASH' }, pricingParams({ margin: 0 }));
     assert.ok(r.ok, JSON.stringify(!r.ok && r.decline));
     for (const leg of r.quote.legs) {
@@ -25,7 +25,7 @@ describe('pricing from a real Exchange', () => {
       assert.equal(leg.price, (1000 - other.price) / 1000);
     }
     assert.equal(r.quote.maxQty, 5000);
-    const fit = r.quote.groups[0].model!.fit;
+    const fit = r.quote.groups[0]!.model!.fit;
     assert.ok(Math.abs(fit.muMargin! - 3) < 0.5, `μ_M ${fit.muMargin}`);
     assert.ok(Math.abs(fit.muTotal! - 45) < 0.5, `μ_T ${fit.muTotal}`);
     // Home ML ∧ home −3.5 is the −3.5 leg; with the over it lies below the tighter leg.
@@ -35,28 +35,28 @@ describe('pricing from a real Exchange', () => {
     // Legs on the two games multiply.
     const cross = priceParlay(
       x,
-      { outcomeIds: [g.outcomes.ML[0], games[1].outcomes.ML[1]], currency: 'CASH' },
+      { outcomeIds: [g.outcomes.ML![0], games[1]!.outcomes.ML![1]], currency: 'CASH' },
       pricingParams({ margin: 0 }),
     );
     assert.ok(cross.ok);
-    assert.equal(cross.quote.shaded, cross.quote.legs[0].price * cross.quote.legs[1].price);
+    assert.equal(cross.quote.shaded, cross.quote.legs[0]!.price * cross.quote.legs[1]!.price);
   });
 
   test('book changes move the price; emptying the other side declines NO_LIQUIDITY', () => {
     const { exchange: x, games, makerId } = buildRealSlate(2);
-    const g = games[0];
-    const ids = [g.outcomes.ML[0], games[1].outcomes.ML[0]];
+    const g = games[0]!;
+    const ids = [g.outcomes.ML![0], games[1]!.outcomes.ML![0]];
     const params = pricingParams({ margin: 0 });
     const before = priceParlay(x, { outcomeIds: ids, currency: 'CASH' }, params);
     assert.ok(before.ok);
     // A better bid on the away moneyline makes the home side cheaper to buy.
-    const best = x.bestBid(g.outcomes.ML[1], 'CASH')!;
+    const best = x.bestBid(g.outcomes.ML![1], 'CASH')!;
     const r = x.apply({
       type: 'PlaceOrder',
       ts: T0 + 10_000_000,
       orderId: randomUUID(),
       accountId: makerId,
-      outcomeId: g.outcomes.ML[1],
+      outcomeId: g.outcomes.ML![1],
       currency: 'CASH',
       price: best.price + 5,
       qty: 100,
@@ -83,17 +83,17 @@ describe('pricing from a real Exchange', () => {
 
   test('the memoized fit follows the books: a new order refits', () => {
     const { exchange: x, games, makerId } = buildRealSlate(1);
-    const event = x.event(games[0].eventId)!;
+    const event = x.event(games[0]!.eventId)!;
     const before = fitGameCached(x, event, 'CASH', 13.5, 13.5);
     assert.equal(fitGameCached(x, event, 'CASH', 13.5, 13.5), before); // same lastSeq: memo hit
     assert.deepEqual(before, fitGame(x, event, 'CASH', 13.5, 13.5));
-    const best = x.bestBid(games[0].outcomes.ML[0], 'CASH')!;
+    const best = x.bestBid(games[0]!.outcomes.ML![0], 'CASH')!;
     const r = x.apply({
       type: 'PlaceOrder',
       ts: T0 + 20_000_000,
       orderId: randomUUID(),
       accountId: makerId,
-      outcomeId: games[0].outcomes.ML[0],
+      outcomeId: games[0]!.outcomes.ML![0],
       currency: 'CASH',
       price: best.price + 20,
       qty: 10,
@@ -108,14 +108,14 @@ describe('pricing from a real Exchange', () => {
 
   test('the route serves the engine’s prices on the production wire format', async () => {
     const { exchange: x, games } = buildRealSlate(2);
-    const g = games[0];
+    const g = games[0]!;
     const app = Fastify();
     await app.register(parlayRoutes, { reader: () => x, config: { ...loadConfig({}), parlayRateLimit: 0 } });
     const res = await app.inject({
       method: 'POST',
       url: PARLAY_PATH,
       payload: {
-        outcomes: [{ id: g.outcomes.ML[0] }, { id: g.outcomes['TOT44.5'][1] }],
+        outcomes: [{ id: g.outcomes.ML![0] }, { id: g.outcomes['TOT44.5']![1] }],
         boostId: null,
         currency: 'COIN',
       },
@@ -129,7 +129,7 @@ describe('pricing from a real Exchange', () => {
     const tt = await app.inject({
       method: 'POST',
       url: PARLAY_PATH,
-      payload: { outcomes: [{ id: g.outcomes.ML[0] }, { id: g.outcomes.TT[0] }] },
+      payload: { outcomes: [{ id: g.outcomes.ML![0] }, { id: g.outcomes.TT![0] }] },
     });
     assert.equal(tt.statusCode, 400);
     assert.equal(tt.json().code, 'UNSUPPORTED_COMBINATION');

@@ -157,7 +157,7 @@ export class FakeBooks implements PricingReader {
 /** The largest tick of the table at or below p·1000 (a bid that does not overpay). */
 export function tickAtOrBelow(p: number): number {
   const t = Math.floor(p * 1000 + 1e-9);
-  let best = TICKS[0];
+  let best = TICKS[0]!;
   for (const x of TICKS) if (x <= t) best = x;
   return best;
 }

@@ -91,7 +91,7 @@ describe('parlay route: success wire format', () => {
     assert.ok(Number.isInteger(offer.americanOdds));
     assert.equal(offer.legs.length, 3);
     for (const [i, leg] of offer.legs.entries()) {
-      const o = books.outcome(ids[i])!;
+      const o = books.outcome(ids[i]!)!;
       const m = books.market(o.marketId)!;
       assert.deepEqual(leg, {
         outcomeId: ids[i],
@@ -362,7 +362,7 @@ describe('parlay route: rate limit', () => {
     const doc = app.swagger() as {
       paths: Record<string, { post: { responses: Record<string, unknown>; requestBody: unknown } }>;
     };
-    const op = doc.paths[PARLAY_PATH].post;
+    const op = doc.paths[PARLAY_PATH]!.post;
     assert.ok(op.requestBody);
     assert.deepEqual(Object.keys(op.responses).sort(), ['201', '400', '413', '429', '500']);
     await app.close();

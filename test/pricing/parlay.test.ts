@@ -103,7 +103,7 @@ describe('leg prices and independent legs', () => {
 });
 
 describe('same-game model', () => {
-  const nfl = DEFAULT_LEAGUE_MODELS.NFL;
+  const nfl = DEFAULT_LEAGUE_MODELS.NFL!; // a default league: the table holds it
 
   test('fit recovers the means the books were quoted from', () => {
     const books = new FakeBooks();
@@ -144,7 +144,7 @@ describe('same-game model', () => {
     assert.ok(favOver.shaded > askOf(books, fav) * askOf(books, over));
     const dogOver = ok(price(books, [dog, over], NO_MARGIN));
     assert.ok(dogOver.shaded < askOf(books, dog) * askOf(books, over));
-    assert.ok(favOver.groups[0].model!.rho > 0);
+    assert.ok(favOver.groups[0]!.model!.rho > 0);
   });
 
   test('fair (mids) ≤ shaded (asks): spreads only make the price dearer', () => {
@@ -182,7 +182,7 @@ describe('same-game model', () => {
           for (let i = 0; i < otherGames; i++) all.push(single(books, null, 300 + 100 * i).outcomeIds[0]);
           const chosen: string[] = [];
           for (const p of picks) {
-            const id = all[p % all.length];
+            const id = all[p % all.length]!;
             if (!chosen.includes(id)) chosen.push(id);
           }
           let last = Number.POSITIVE_INFINITY;
@@ -222,8 +222,8 @@ describe('same-game model', () => {
       totals: [5.5],
     });
     const q = ok(price(books, [g.money.outcomeIds[0], g.totals.get(5.5)!.outcomeIds[0]], NO_MARGIN));
-    assert.equal(q.groups[0].model!.sdMargin, DEFAULT_LEAGUE_MODELS.NHL.sdMargin);
-    assert.ok(Math.abs(q.groups[0].model!.fit.muMargin! - 0.4) < 0.2);
+    assert.equal(q.groups[0]!.model!.sdMargin, DEFAULT_LEAGUE_MODELS.NHL!.sdMargin);
+    assert.ok(Math.abs(q.groups[0]!.model!.fit.muMargin! - 0.4) < 0.2);
   });
 
   test('league parameters are configurable', () => {
@@ -262,7 +262,7 @@ describe('declines', () => {
     declined(price(books, [g.money.outcomeIds[0]]), 'TOO_FEW_LEGS');
     const many = Array.from({ length: 13 }, () => single(books, null, 500).outcomeIds[0]);
     const d = declined(price(books, many), 'TOO_MANY_LEGS');
-    assert.equal(d.details[0].outcomeId, null);
+    assert.equal(d.details[0]!.outcomeId, null);
     ok(price(books, many.slice(0, 12)));
     declined(price(books, many.slice(0, 4), pricingParams({ maxLegs: 3 })), 'TOO_MANY_LEGS');
   });
@@ -275,7 +275,7 @@ describe('declines', () => {
     ]);
     const unknown = randomUUID();
     const d2 = declined(price(books, [g.money.outcomeIds[0], unknown]), 'OUTCOME_NOT_FOUND');
-    assert.equal(d2.details[0].outcomeId, unknown);
+    assert.equal(d2.details[0]!.outcomeId, unknown);
   });
 
   test('MARKET_NOT_OPEN, EVENT_NOT_TRADABLE (status and locks)', () => {

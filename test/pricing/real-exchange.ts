@@ -116,7 +116,7 @@ export function buildRealSlate(games = 2): RealSlate {
             ts,
             orderId: randomUUID(),
             accountId: makerId,
-            outcomeId: m.outcomes[i].id,
+            outcomeId: m.outcomes[i]!.id,
             currency,
             price: tickAtOrBelow(p - 0.01),
             qty: 5_000,

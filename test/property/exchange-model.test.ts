@@ -66,9 +66,9 @@ class Model {
   }
 
   private cancel(o: MOrder): void {
-    const c = o.tick * o.qty * K[o.cur];
-    this.res[o.acct][o.cur] -= c;
-    this.av[o.acct][o.cur] += c;
+    const c = o.tick * o.qty * K[o.cur]!;
+    this.res[o.acct]![o.cur]! -= c;
+    this.av[o.acct]![o.cur]! += c;
     this.orders = this.orders.filter((x) => x !== o);
   }
 
@@ -91,8 +91,8 @@ class Model {
       x.cost -= x.size === pairs ? x.cost : Math.floor((x.cost * pairs) / x.size);
       x.size -= pairs;
     }
-    this.av[acct][cur] += pairs * UNIT[cur];
-    this.coll[m][cur] -= pairs * UNIT[cur];
+    this.av[acct]![cur]! += pairs * UNIT[cur]!;
+    this.coll[m]![cur]! -= pairs * UNIT[cur]!;
     this.pos = this.pos.filter((x) => x.size > 0);
   }
 
@@ -104,24 +104,24 @@ class Model {
           this.pos.filter((p) => p.acct === a && p.m === m && p.side === side && p.cur === cur),
         ),
       );
-      const pool = this.coll[m][cur];
+      const pool = this.coll[m]![cur]!;
       const sumCost = holders.reduce((s, p) => s + p.cost, 0);
       const pays = holders.map((p) =>
         win >= 0
           ? p.side === win
-            ? p.size * UNIT[cur]
+            ? p.size * UNIT[cur]!
             : 0
           : sumCost > 0
             ? Math.floor((p.cost * pool) / sumCost)
             : 0,
       );
       let left = pool - pays.reduce((s, x) => s + x, 0);
-      if (win < 0) for (let i = 0; left > 0 && i < pays.length; i++, left--) pays[i]++;
+      if (win < 0) for (let i = 0; left > 0 && i < pays.length; i++, left--) pays[i]!++;
       holders.forEach((p, i) => {
-        this.av[p.acct][cur] += pays[i];
+        this.av[p.acct]![cur]! += pays[i]!;
       });
       this.pos = this.pos.filter((p) => !(p.m === m && p.cur === cur));
-      this.coll[m][cur] = 0;
+      this.coll[m]![cur] = 0;
     }
     this.marketStatus[m] = 'SETTLED';
   }
@@ -129,12 +129,12 @@ class Model {
   apply(c: Command): string | null {
     switch (c.type) {
       case 'Deposit':
-        this.av[c.accountId][CURS.indexOf(c.currency)] += c.amount;
+        this.av[c.accountId]![CURS.indexOf(c.currency)]! += c.amount;
         return null;
       case 'Withdraw': {
         const ci = CURS.indexOf(c.currency);
-        if (this.av[c.accountId][ci] < c.amount) return 'INSUFFICIENT_FUNDS';
-        this.av[c.accountId][ci] -= c.amount;
+        if (this.av[c.accountId]![ci]! < c.amount) return 'INSUFFICIENT_FUNDS';
+        this.av[c.accountId]![ci]! -= c.amount;
         return null;
       }
       case 'CancelOrder': {
@@ -203,7 +203,7 @@ class Model {
     if (!isTick(c.price)) return 'INVALID_PRICE';
     if (!Number.isSafeInteger(c.qty) || c.qty <= 0) return 'INVALID_QTY';
     const [mid, o] = c.outcomeId.split('-');
-    const m = MARKETS.indexOf(mid);
+    const m = MARKETS.indexOf(mid!);
     if (m < 0 || (o !== 'a' && o !== 'b')) return 'OUTCOME_NOT_FOUND';
     const side = o === 'a' ? 0 : 1;
     if (this.marketStatus[m] !== 'OPEN') return 'MARKET_NOT_OPEN';
@@ -211,9 +211,9 @@ class Model {
       return 'EVENT_NOT_TRADABLE';
     if (this.locks.some((l) => l.expiresAt === null || l.expiresAt > c.ts)) return 'TRADING_LOCKED';
     const live = this.eventStatus === 'OPEN_INGAME' && this.feePpm > 0;
-    const cost = c.price * c.qty * K[ci];
+    const cost = c.price * c.qty * K[ci]!;
     const cap = live ? maxTakerFee(this.feePpm, c.price, c.qty, c.currency) : 0;
-    if (this.av[c.accountId][ci] < cost + cap) return 'INSUFFICIENT_FUNDS';
+    if (this.av[c.accountId]![ci]! < cost + cap) return 'INSUFFICIENT_FUNDS';
     const book = this.orders
       .filter((x) => x.m === m && x.cur === ci && x.side !== side && x.tick + c.price >= 1000)
       .sort((x, y) => y.tick - x.tick || x.seqNo - y.seqNo);
@@ -227,8 +227,8 @@ class Model {
       if (got < c.qty) return 'FOK_NOT_FILLED';
     }
     const a = c.accountId;
-    this.av[a][ci] -= cost + cap;
-    this.res[a][ci] += cost + cap;
+    this.av[a]![ci]! -= cost + cap;
+    this.res[a]![ci]! += cost + cap;
     let rem = c.qty;
     let washed = false;
     let feeNum = 0n;
@@ -242,24 +242,24 @@ class Model {
       }
       const q = mk.tick;
       const f = Math.min(rem, mk.qty);
-      this.res[mk.acct][ci] -= q * f * K[ci];
-      this.res[a][ci] -= c.price * f * K[ci];
-      this.av[a][ci] += (c.price - (1000 - q)) * f * K[ci];
-      this.coll[m][ci] += f * UNIT[ci];
+      this.res[mk.acct]![ci]! -= q * f * K[ci]!;
+      this.res[a]![ci]! -= c.price * f * K[ci]!;
+      this.av[a]![ci]! += (c.price - (1000 - q)) * f * K[ci]!;
+      this.coll[m]![ci]! += f * UNIT[ci]!;
       if (live) {
         feeNum += feeNumerator(this.feePpm, 1000 - q, f);
         const total = roundHalfUp(feeNum, feeDenominator(c.currency));
-        this.res[a][ci] -= total - feeSoFar;
+        this.res[a]![ci]! -= total - feeSoFar;
         feeSoFar = total;
       }
-      this.addPos(mk.acct, m, 1 - side, ci, f, q * f * K[ci]);
-      this.addPos(a, m, side, ci, f, (1000 - q) * f * K[ci]);
+      this.addPos(mk.acct, m, 1 - side, ci, f, q * f * K[ci]!);
+      this.addPos(a, m, side, ci, f, (1000 - q) * f * K[ci]!);
       rem -= f;
       mk.qty -= f;
       if (mk.qty === 0) this.orders = this.orders.filter((x) => x !== mk);
     }
-    this.res[a][ci] -= cap - feeSoFar;
-    this.av[a][ci] += cap - feeSoFar;
+    this.res[a]![ci]! -= cap - feeSoFar;
+    this.av[a]![ci]! += cap - feeSoFar;
     const seqNo = this.seqNo++;
     if (rem > 0 && !washed && (c.tif === 'GTC' || c.tif === 'GTT' || c.tif === 'PO')) {
       this.orders.push({
@@ -274,8 +274,8 @@ class Model {
         expiresAt: c.tif === 'GTT' ? c.ts + (c.ttl ?? 0) : null,
       });
     } else if (rem > 0) {
-      this.res[a][ci] -= c.price * rem * K[ci];
-      this.av[a][ci] += c.price * rem * K[ci];
+      this.res[a]![ci]! -= c.price * rem * K[ci]!;
+      this.av[a]![ci]! += c.price * rem * K[ci]!;
     }
     return null;
   }
@@ -432,7 +432,7 @@ function engineView(x: Exchange) {
 
 function modelView(md: Model) {
   const wallets = ACCOUNTS.map((a) =>
-    [0, 1].map((ci) => ({ available: md.av[a][ci], reserved: md.res[a][ci] })),
+    [0, 1].map((ci) => ({ available: md.av[a]![ci], reserved: md.res[a]![ci] })),
   );
   const positions = md.pos
     .map((p) => `${p.acct}:${MARKETS[p.m]}-${p.side ? 'b' : 'a'}:${CURS[p.cur]}:${p.size}:${p.cost}`)
@@ -458,7 +458,7 @@ function checkInvariants(x: Exchange): void {
     for (const a of ACCOUNTS) assert.ok(x.wallet(a, c), `missing wallet ${a} ${c}`);
     for (const m of MARKETS) {
       const { bids, asks } = x.bookLevels(m, c);
-      if (bids.length && asks.length) assert.ok(bids[0].price < asks[0].price, `crossed book ${m} ${c}`);
+      if (bids.length && asks.length) assert.ok(bids[0]!.price < asks[0]!.price, `crossed book ${m} ${c}`);
     }
   }
 }

@@ -57,7 +57,7 @@ for (const kind of storeKinds()) {
         ['r1'],
       );
       assert.equal(r.rows.length, 1);
-      const row = r.rows[0];
+      const row = r.rows[0]!;
       assert.equal(row.id, 'r1');
       assert.equal(typeof row.n, 'number');
       assert.equal(row.n, big);
@@ -66,7 +66,7 @@ for (const kind of storeKinds()) {
       assert.deepEqual([...row.bin], [...bin]);
       assert.equal(row.t, 'it\'s "quoted" \\ and unicode ✓');
       const c = await store.query<{ c: number }>('SELECT count(*)::bigint AS c FROM contract_probe');
-      assert.equal(c.rows[0].c, 1);
+      assert.equal(c.rows[0]!.c, 1);
     });
 
     test('affectedRows is reported for writes', async () => {
@@ -130,7 +130,7 @@ for (const kind of storeKinds()) {
         all.map((r) => r.cmd),
         cmds,
       );
-      assert.equal(all[3].ts, cmds[3].ts);
+      assert.equal(all[3]!.ts, cmds[3]!.ts);
       const page = await readJournal(store, 10, 5);
       assert.deepEqual(
         page.map((r) => r.seq),
@@ -192,7 +192,7 @@ for (const kind of storeKinds()) {
       const type = await store.query<{ t: string }>(
         "SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'journal' AND column_name = 'cmd' AND table_schema = current_schema()",
       );
-      assert.equal(type.rows[0].t, 'json');
+      assert.equal(type.rows[0]!.t, 'json');
       assert.deepEqual(
         (await readJournal(store, 0, 10)).map((r) => [r.seq, r.ts, r.cmd]),
         [

@@ -16,7 +16,7 @@ for (const kind of storeKinds()) {
       assert.equal(inB.rows.length, 0);
       // Both are fully migrated (journal tables from 003 exist and are empty).
       const j = await b.query<{ n: number }>('SELECT count(*)::bigint AS n FROM journal');
-      assert.equal(j.rows[0].n, 0);
+      assert.equal(j.rows[0]!.n, 0);
     } finally {
       await a.close();
       await b.close();

@@ -232,7 +232,7 @@ class OfferWriter {
   write(q: ParlayQuote, id: string, expiresAt: string, r: ExchangeReader): string {
     let legs = '';
     for (let i = 0; i < q.legs.length; i++) {
-      const l = q.legs[i];
+      const l = q.legs[i]!; // i < q.legs.length
       legs += `${i === 0 ? '' : ','}{"outcomeId":"${l.outcomeId}","price":"${l.priceText}","vendor":"${VENDOR}","outcome":${this.outcomeJson(r, l, q.currency)}}`;
     }
     return (
@@ -320,8 +320,8 @@ function parlayErrorHandler(
  */
 export function offerIdSource(): () => string {
   const b = randomBytes(10);
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
+  b[6] = (b[6]! & 0x0f) | 0x40; // b holds 10 bytes
+  b[8] = (b[8]! & 0x3f) | 0x80;
   const h = b.toString('hex');
   const prefix = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-`;
   let n = Number.parseInt(randomBytes(4).toString('hex'), 16); // start anywhere in the counter space
