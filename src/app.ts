@@ -13,6 +13,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { finishDocument, SECURITY_OAUTH2, transformRoute } from './http/openapi/document.ts';
 import opsRoutes from './http/routes/ops.ts';
+import { buildRequestValidator, REQUEST_AJV_OPTIONS } from './http/validation.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { Store } from './store/types.ts';
 import './http/fastify-types.ts';
@@ -61,7 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // One access-log line per request instead of Fastify's two (src/http/access-log.ts).
     logController: new AccessLog(),
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    // Request validation (src/http/validation.ts): bodies are validated without type coercion.
+    ajv: { customOptions: REQUEST_AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Parser errors (431, malformed request lines) leave with the envelope too (client-errors.ts).
     clientErrorHandler,
