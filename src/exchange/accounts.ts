@@ -43,18 +43,18 @@ export function moneyCmd(
   if (ci === undefined) return reject('INVALID_CURRENCY');
   if (!isSafePos(c.amount))
     return reject('INVALID_AMOUNT', 'amount must be a positive integer of 1e-5 units');
-  return { a: s.accounts[ai], ci };
+  return { a: s.accounts[ai]!, ci };
 }
 
 export function deposit(s: ExchangeState, c: Cmd<'Deposit'>): CommandResult {
   const r = moneyCmd(s, c);
   if ('ok' in r) return r;
   const { a, ci } = r;
-  if (!Number.isSafeInteger(s.wal[a.idx * WS + ci] + s.wal[a.idx * WS + 2 + ci] + c.amount)) {
+  if (!Number.isSafeInteger(s.wal[a.idx * WS + ci]! + s.wal[a.idx * WS + 2 + ci]! + c.amount)) {
     return reject('INVALID_AMOUNT', 'balance would leave the safe integer range');
   }
-  s.wal[a.idx * WS + ci] += c.amount;
-  s.deposits[ci] += c.amount;
+  s.wal[a.idx * WS + ci]! += c.amount;
+  s.deposits[ci]! += c.amount;
   touchWallet(s, a, ci);
   s.ev.push({
     kind: 'LedgerEntry',
@@ -71,9 +71,9 @@ export function withdraw(s: ExchangeState, c: Cmd<'Withdraw'>): CommandResult {
   const r = moneyCmd(s, c);
   if ('ok' in r) return r;
   const { a, ci } = r;
-  if (s.wal[a.idx * WS + ci] < c.amount) return reject('INSUFFICIENT_FUNDS');
-  s.wal[a.idx * WS + ci] -= c.amount;
-  s.withdrawals[ci] += c.amount;
+  if (s.wal[a.idx * WS + ci]! < c.amount) return reject('INSUFFICIENT_FUNDS');
+  s.wal[a.idx * WS + ci]! -= c.amount;
+  s.withdrawals[ci]! += c.amount;
   touchWallet(s, a, ci);
   s.ev.push({
     kind: 'LedgerEntry',

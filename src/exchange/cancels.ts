@@ -27,15 +27,15 @@ export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandR
   else if (c.scope === 'event') {
     const ev = c.scopeId === undefined ? undefined : s.eventMap.get(c.scopeId);
     if (!ev) return reject('EVENT_NOT_FOUND');
-    inScope = (h) => s.markets[s.pool.i32[h * IW + I_BOOK] >> 1].event === ev;
+    inScope = (h) => s.markets[s.pool.i32[h * IW + I_BOOK]! >> 1]!.event === ev;
   } else if (c.scope === 'market') {
     const mi = c.scopeId === undefined ? undefined : s.marketIdx.get(c.scopeId);
     if (mi === undefined) return reject('MARKET_NOT_FOUND');
-    inScope = (h) => s.pool.i32[h * IW + I_BOOK] >> 1 === mi;
+    inScope = (h) => s.pool.i32[h * IW + I_BOOK]! >> 1 === mi;
   } else return reject('VALIDATION_FAILED', 'scope: all, event or market');
   if (c.orderIds !== undefined && !Array.isArray(c.orderIds))
     return reject('VALIDATION_FAILED', 'orderIds: array');
-  const a = s.accounts[ai];
+  const a = s.accounts[ai]!;
   if (c.orderIds) {
     for (const id of c.orderIds) {
       const h = s.orderIdx.get(id);
@@ -43,7 +43,7 @@ export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandR
     }
   } else {
     for (let h = a.head; h !== NIL; ) {
-      const n = s.pool.i32[h * IW + I_ANEXT];
+      const n = s.pool.i32[h * IW + I_ANEXT]!;
       if (inScope(h)) cancelHandle(s, h, 'USER', c.ts);
       h = n;
     }
@@ -56,7 +56,7 @@ export function expire(s: ExchangeState, c: Cmd<'Expire'>): CommandResult {
   const pool = s.pool;
   while (s.expiries.peekTime() <= c.ts) {
     const [sq, h] = s.expiries.pop();
-    if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === sq)
+    if (pool.f64[h * FW + F_QTY]! > 0 && pool.f64[h * FW + F_SEQ_NO] === sq)
       cancelHandle(s, h, 'EXPIRED', c.ts);
   }
   // Stale heap entries (cancelled or filled GTT orders) are compacted when they dominate.

@@ -206,7 +206,7 @@ export function setEventStatus(s: ExchangeState, c: Cmd<'SetEventStatus'>): Comm
   if (c.status === 'CANCELED') {
     // A canceled event voids every unsettled market.
     for (const mid of ev.marketIds) {
-      const ms = s.markets[s.marketIdx.get(mid)!];
+      const ms = s.markets[s.marketIdx.get(mid)!]!;
       if (ms.rec.status !== 'SETTLED') {
         doSettle(s, ms, 'PUSH', c.ts);
         touched.push(mid);
@@ -235,7 +235,7 @@ export function setGameScore(s: ExchangeState, c: Cmd<'SetGameScore'>): CommandR
 export function setMarketStatus(s: ExchangeState, c: Cmd<'SetMarketStatus'>): CommandResult {
   const mi = s.marketIdx.get(c.marketId);
   if (mi === undefined) return reject('MARKET_NOT_FOUND');
-  const ms = s.markets[mi];
+  const ms = s.markets[mi]!;
   if (c.status !== 'OPEN' && c.status !== 'CLOSED')
     return reject('VALIDATION_FAILED', 'status: OPEN or CLOSED');
   if (ms.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');

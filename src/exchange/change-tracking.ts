@@ -33,30 +33,30 @@ export function flushTouched(s: ExchangeState): void {
   s.nWallets = 0;
   s.nPos = 0;
   if (!s.emitEvents) {
-    for (let i = 0; i < nb; i++) s.bookSeqs[s.touchedBooks[i]]++;
+    for (let i = 0; i < nb; i++) s.bookSeqs[s.touchedBooks[i]!]!++;
     return;
   }
   for (let i = 0; i < nb; i++) {
-    const bi = s.touchedBooks[i];
-    s.bookSeqs[bi]++;
+    const bi = s.touchedBooks[i]!;
+    s.bookSeqs[bi]!++;
     s.ev.push({
       kind: 'BookChanged',
-      marketId: s.markets[bi >> 1].rec.id,
-      currency: CURRENCIES[bi & 1],
+      marketId: s.markets[bi >> 1]!.rec.id,
+      currency: CURRENCIES[bi & 1]!,
     });
   }
   for (let i = 0; i < nw; i++) {
-    const w = s.touchedWallets[i];
+    const w = s.touchedWallets[i]!;
     s.ev.push({
       kind: 'WalletChanged',
-      accountId: s.accounts[w >> 1].id,
-      currency: CURRENCIES[w & 1],
+      accountId: s.accounts[w >> 1]!.id,
+      currency: CURRENCIES[w & 1]!,
     });
   }
   for (let i = 0; i < np; i++) {
     s.ev.push({
       kind: 'PositionChanged',
-      position: positionRecord(s, s.accounts[s.touchedPosAcct[i]], s.touchedPos[i]),
+      position: positionRecord(s, s.accounts[s.touchedPosAcct[i]!]!, s.touchedPos[i]!),
     });
   }
 }

@@ -77,7 +77,7 @@ export class BinReader {
 
   u8(): number {
     this.need(1);
-    return this.buf[this.off++];
+    return this.buf[this.off++]!;
   }
 
   u32(): number {

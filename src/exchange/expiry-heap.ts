@@ -19,14 +19,20 @@ export class ExpiryHeap {
   }
 
   private less(i: number, j: number): boolean {
-    return this.t[i] < this.t[j] || (this.t[i] === this.t[j] && this.s[i] < this.s[j]);
+    return this.t[i]! < this.t[j]! || (this.t[i] === this.t[j] && this.s[i]! < this.s[j]!);
   }
 
   private swap(i: number, j: number): void {
     const { t, s, h } = this;
-    [t[i], t[j]] = [t[j], t[i]];
-    [s[i], s[j]] = [s[j], s[i]];
-    [h[i], h[j]] = [h[j], h[i]];
+    const ti = t[i]!;
+    t[i] = t[j]!;
+    t[j] = ti;
+    const si = s[i]!;
+    s[i] = s[j]!;
+    s[j] = si;
+    const hi = h[i]!;
+    h[i] = h[j]!;
+    h[j] = hi;
   }
 
   push(expiresAt: number, seqNo: number, handle: number): void {
@@ -44,17 +50,17 @@ export class ExpiryHeap {
 
   /** Earliest expiry, or Infinity when empty. */
   peekTime(): number {
-    return this.t.length > 0 ? this.t[0] : Number.POSITIVE_INFINITY;
+    return this.t.length > 0 ? this.t[0]! : Number.POSITIVE_INFINITY;
   }
 
   /** The top entry's seqNo and handle (only when length > 0). */
   peekEntry(): [number, number] {
-    return [this.s[0], this.h[0]];
+    return [this.s[0]!, this.h[0]!];
   }
 
   /** Removes the top entry and returns [seqNo, handle]. */
   pop(): [number, number] {
-    const out: [number, number] = [this.s[0], this.h[0]];
+    const out: [number, number] = [this.s[0]!, this.h[0]!];
     const last = this.t.length - 1;
     this.swap(0, last);
     this.t.pop();

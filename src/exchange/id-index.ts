@@ -34,7 +34,7 @@ export class IdIndex {
     const m = this.mask;
     const t = this.slots;
     for (let j = h & m; ; j = (j + 1) & m) {
-      const v = t[2 * j + 1];
+      const v = t[2 * j + 1]!;
       if (v === 0) return -1;
       if (t[2 * j] === h && this.keys[v - 1] === s) return j;
     }
@@ -48,7 +48,7 @@ export class IdIndex {
   /** Handle of `id` whose hashOf is `h` (computed once by a caller that will also insert it), or -1. */
   getHashed(id: string, h: number): number {
     const j = this.find(id, h);
-    return j < 0 ? -1 : this.slots[2 * j + 1] - 1;
+    return j < 0 ? -1 : this.slots[2 * j + 1]! - 1;
   }
 
   /** Adds (hashOf(id) = `h`) → handle; the caller guarantees the id is absent. */
@@ -71,10 +71,10 @@ export class IdIndex {
     const m = this.mask;
     for (let i = 0; i < o.length; i += 2) {
       if (o[i + 1] === 0) continue;
-      let j = o[i] & m;
+      let j = o[i]! & m;
       while (t[2 * j + 1] !== 0) j = (j + 1) & m;
-      t[2 * j] = o[i];
-      t[2 * j + 1] = o[i + 1];
+      t[2 * j] = o[i]!;
+      t[2 * j + 1] = o[i + 1]!;
     }
     this.slots = t;
   }
@@ -106,12 +106,12 @@ export class IdIndex {
       for (;;) {
         j = (j + 1) & m;
         if (t[2 * j + 1] === 0) return;
-        const home = t[2 * j] & m;
+        const home = t[2 * j]! & m;
         const stays = i <= j ? i < home && home <= j : i < home || home <= j;
         if (!stays) break;
       }
-      t[2 * i] = t[2 * j];
-      t[2 * i + 1] = t[2 * j + 1];
+      t[2 * i] = t[2 * j]!;
+      t[2 * i + 1] = t[2 * j + 1]!;
       i = j;
     }
   }

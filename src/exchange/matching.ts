@@ -66,7 +66,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // ---- validation: nothing is touched until every check has passed
   const ai = s.accountIdx.get(c.accountId);
   if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
-  const a = s.accounts[ai];
+  const a = s.accounts[ai]!;
   const ci = CUR_INDEX[c.currency];
   if (ci === undefined) return reject('INVALID_CURRENCY');
   const wal = s.wal;
@@ -76,8 +76,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const tick = c.price;
   if (!isTick(tick)) return reject('INVALID_PRICE');
   const qty = c.qty;
-  const cost = tick * qty * MONEY_PER_TICK_MCU[ci];
-  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[ci])) return reject('INVALID_QTY');
+  const cost = tick * qty * MONEY_PER_TICK_MCU[ci]!;
+  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[ci]!)) return reject('INVALID_QTY');
   let expiresAt = -1;
   if (c.tif === 'GTT') {
     // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the
@@ -103,7 +103,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   if (ref === undefined) return reject('OUTCOME_NOT_FOUND');
   const mi = ref >> 1;
   const side = ref & 1;
-  const ms = s.markets[mi];
+  const ms = s.markets[mi]!;
   if (ms.rec.status !== 'OPEN') return reject('MARKET_NOT_OPEN');
   const es = ms.event.status;
   // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
@@ -113,15 +113,15 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // go negative (DESIGN.md §4; docs/exchange.md "Fees").
   const live = es === 'OPEN_INGAME' && s.feePpm > 0;
   const feeCap = live ? maxTakerFee(s.feePpm, tick, qty, c.currency) : 0;
-  if (wal[aw] < cost + feeCap) return reject('INSUFFICIENT_FUNDS');
+  if (wal[aw]! < cost + feeCap) return reject('INSUFFICIENT_FUNDS');
 
   const bi = mi * 2 + ci;
   const b = book(s, bi);
   const opp = side ^ 1;
   const oppBase = opp * TICK_COUNT;
   const minTick = ONE - tick; // resting bids on the other outcome at q >= this cross
-  const bestOpp = b.best[opp];
-  const crosses = bestOpp >= 0 && TICKS[bestOpp] >= minTick;
+  const bestOpp = b.best[opp]!;
+  const crosses = bestOpp >= 0 && TICKS[bestOpp]! >= minTick;
   if (c.tif === 'PO' && crosses) return reject('POST_ONLY_WOULD_TAKE');
   if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, ai) < qty) return reject('FOK_NOT_FILLED');
 
@@ -129,8 +129,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const pool = s.pool;
   const taker = c.orderId;
   const seqNo = s.orderSeq++;
-  wal[aw] -= cost + feeCap;
-  wal[aw + 2] += cost + feeCap;
+  wal[aw]! -= cost + feeCap;
+  wal[aw + 2]! += cost + feeCap;
   touchWallet(s, a, ci);
   const emit = s.emitEvents;
   const placedAt = s.ev.length; // OrderPlaced goes first; filled in once the outcome is known
@@ -142,20 +142,20 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   let washed = false;
   let feeNum = 0n;
   let feeSoFar = 0;
-  const mpt = MONEY_PER_TICK_MCU[ci];
+  const mpt = MONEY_PER_TICK_MCU[ci]!;
   if (crosses) {
     const feeDen = live ? feeDenominator(c.currency) : 1n;
     const takerKey = (mi * 2 + side) * 2 + ci;
     const makerKey = (mi * 2 + opp) * 2 + ci;
     let takerPos: Pos | null = null;
     let li = bestOpp;
-    while (rem > 0 && li >= 0 && TICKS[li] >= minTick) {
+    while (rem > 0 && li >= 0 && TICKS[li]! >= minTick) {
       const slot = oppBase + li;
-      const q = TICKS[li];
-      let h = b.head[slot];
+      const q = TICKS[li]!;
+      let h = b.head[slot]!;
       while (rem > 0 && h !== NIL) {
-        const mAi = pool.i32[h * IW + I_ACCOUNT];
-        const makerQty = pool.f64[h * FW + F_QTY];
+        const mAi = pool.i32[h * IW + I_ACCOUNT]!;
+        const makerQty = pool.f64[h * FW + F_QTY]!;
         const m = Math.min(rem, makerQty);
         if (nFills === s.fMaker.length) growFills(s);
         s.fMaker[nFills] = h;
@@ -170,16 +170,16 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
           break;
         }
         s.fWash[nFills] = 0;
-        const mk = s.accounts[mAi];
+        const mk = s.accounts[mAi]!;
         const makerCost = q * m * mpt;
         const takerCost = (ONE - q) * m * mpt;
         // maker: reserved collateral becomes position cost
-        wal[mAi * WS + 2 + ci] -= makerCost;
+        wal[mAi * WS + 2 + ci]! -= makerCost;
         touchWallet(s, mk, ci);
         // taker: reserved at its limit, pays 1000 − q; the improvement goes back to available
-        wal[aw + 2] -= tick * m * mpt;
-        wal[aw] += (tick - (ONE - q)) * m * mpt;
-        ms.collateral[ci] += makerCost + takerCost;
+        wal[aw + 2]! -= tick * m * mpt;
+        wal[aw]! += (tick - (ONE - q)) * m * mpt;
+        ms.collateral[ci]! += makerCost + takerCost;
         let fee = 0;
         if (live) {
           // Cumulative rounding: fees of one order sum to round(Σ exact) ≤ the reserved cap.
@@ -187,8 +187,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
           const total = roundHalfUp(feeNum, feeDen);
           fee = total - feeSoFar;
           feeSoFar = total;
-          wal[aw + 2] -= fee;
-          s.fees[ci] += fee;
+          wal[aw + 2]! -= fee;
+          s.fees[ci]! += fee;
         }
         s.fFee[nFills] = fee;
         nFills++;
@@ -196,31 +196,31 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         if (takerPos === null) takerPos = posFor(a, takerKey);
         addPosition(s, a, takerPos, m, takerCost, ms);
         rem -= m;
-        const next = pool.i32[h * IW + I_NEXT];
+        const next = pool.i32[h * IW + I_NEXT]!;
         const left = makerQty - m;
-        b.qty[slot] -= m;
+        b.qty[slot]! -= m;
         pool.f64[h * FW + F_UPDATED_AT] = c.ts;
         if (left === 0) unlink(s, h, b, slot);
         else pool.f64[h * FW + F_QTY] = left;
         h = next;
       }
       if (washed || rem === 0) break;
-      li = b.best[opp]; // the level emptied: unlink moved best to the next one down
+      li = b.best[opp]!; // the level emptied: unlink moved best to the next one down
     }
   }
 
   // ---- events for the fills (materialized after the loop)
   const bookTouched = nFills > 0;
   if (nFills > 0) {
-    const outA = ms.outcomes[side];
-    const outB = ms.outcomes[opp];
+    const outA = ms.outcomes[side]!;
+    const outB = ms.outcomes[opp]!;
     let filledQty = 0;
     let washMaker = NIL;
     const feeCoef = live ? s.feePpm / PPM : 0;
     for (let i = 0; i < nFills; i++) {
-      const h = s.fMaker[i];
-      const m = s.fQty[i];
-      const q = TICKS[s.fLevel[i]];
+      const h = s.fMaker[i]!;
+      const m = s.fQty[i]!;
+      const q = TICKS[s.fLevel[i]!]!;
       const wash = s.fWash[i] === 1;
       if (!wash) {
         filledQty += m;
@@ -232,12 +232,12 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       }
       if (!emit) continue;
       const few = i < FILL_SUFFIXES;
-      const mkId = s.accounts[pool.i32[h * IW + I_ACCOUNT]].id;
+      const mkId = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!.id;
       const makerFill: Fill = {
         id: few ? taker + MAKER_SUFFIX[i] : `${taker}:${i + 1}:m`,
         seq: s.seq,
         accountId: mkId,
-        orderId: pool.ids[h],
+        orderId: pool.ids[h]!,
         outcomeId: outB.id,
         marketId: ms.rec.id,
         currency: c.currency,
@@ -261,7 +261,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         qty: m,
         isTaker: true,
         isWash: wash,
-        fee: s.fFee[i],
+        fee: s.fFee[i]!,
         feeCoefficient: feeCoef,
         ts: c.ts,
       };
@@ -282,8 +282,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   }
   if (live) {
     // release the unused part of the fee reservation
-    wal[aw + 2] -= feeCap - feeSoFar;
-    wal[aw] += feeCap - feeSoFar;
+    wal[aw + 2]! -= feeCap - feeSoFar;
+    wal[aw]! += feeCap - feeSoFar;
   }
 
   const rests = rem > 0 && !washed && (tifCode === 0 || tifCode === 1 || tifCode === 4);
@@ -294,7 +294,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     pool.i32[h * IW + I_ACCOUNT] = ai;
     pool.i32[h * IW + I_SIDE] = side;
     pool.i32[h * IW + I_TIF] = tifCode;
-    pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick];
+    pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick]!;
     pool.f64[h * FW + F_QTY] = rem;
     pool.f64[h * FW + F_ORIGINAL_QTY] = qty;
     pool.f64[h * FW + F_CREATED_AT] = c.ts;
@@ -313,8 +313,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {
-      wal[aw + 2] -= tick * rem * mpt;
-      wal[aw] += tick * rem * mpt;
+      wal[aw + 2]! -= tick * rem * mpt;
+      wal[aw]! += tick * rem * mpt;
     }
     if (emit) placedNotResting(s, placedAt, c, a, ms, rem, expiresAt, coid, washed);
   }
@@ -378,10 +378,10 @@ export function fillable(
   ai: number,
 ): number {
   let got = 0;
-  for (let li = b.best[opp]; li >= 0 && TICKS[li] >= minTick; li--) {
-    for (let h = b.head[opp * TICK_COUNT + li]; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]) {
+  for (let li = b.best[opp]!; li >= 0 && TICKS[li]! >= minTick; li--) {
+    for (let h = b.head[opp * TICK_COUNT + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
       if (s.pool.i32[h * IW + I_ACCOUNT] === ai) return got;
-      got += s.pool.f64[h * FW + F_QTY];
+      got += s.pool.f64[h * FW + F_QTY]!;
       if (got >= want) return got;
     }
   }

@@ -68,7 +68,7 @@ export class OrderPool {
   /** A fresh handle (its slots hold stale values: the caller sets every one). */
   alloc(): number {
     this.size++;
-    if (this.freeTop > 0) return this.free[--this.freeTop];
+    if (this.freeTop > 0) return this.free[--this.freeTop]!;
     if (this.top === this.capacity) {
       this.capacity *= 2;
       const i = new Int32Array(this.capacity * IW);

@@ -43,18 +43,18 @@ export function addPosition(
   // they are merged and the payout returns to the wallet now. Each side's cost shrinks pro rata.
   const pairs = Math.min(p.size, o.size);
   const ci = p.key & 1;
-  const pay = pairs * MONEY_PER_MCU[ci];
+  const pay = pairs * MONEY_PER_MCU[ci]!;
   shrinkPosition(s, a, p, pairs);
   shrinkPosition(s, a, o, pairs);
-  s.wal[a.idx * WS + ci] += pay;
-  ms.collateral[ci] -= pay;
-  s.paidOut[ci] += pay;
+  s.wal[a.idx * WS + ci]! += pay;
+  ms.collateral[ci]! -= pay;
+  s.paidOut[ci]! += pay;
   touchWallet(s, a, ci);
   if (s.emitEvents)
     s.ev.push({
       kind: 'LedgerEntry',
       accountId: a.id,
-      currency: CURRENCIES[ci],
+      currency: CURRENCIES[ci]!,
       entryKind: 'NET',
       amount: pay,
       ref: ms.rec.id,

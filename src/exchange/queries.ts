@@ -61,7 +61,7 @@ export function eventsSorted(s: ExchangeState): readonly EventRecord[] {
 
 export function market(s: ExchangeState, id: Id): MarketRecord | undefined {
   const mi = s.marketIdx.get(id);
-  return mi === undefined ? undefined : s.markets[mi].rec;
+  return mi === undefined ? undefined : s.markets[mi]!.rec;
 }
 
 export function outcome(s: ExchangeState, id: Id): OutcomeRecord | undefined {
@@ -70,15 +70,15 @@ export function outcome(s: ExchangeState, id: Id): OutcomeRecord | undefined {
 
 export function bookSeq(s: ExchangeState, marketId: Id, currency: Currency): number {
   const mi = s.marketIdx.get(marketId);
-  return mi === undefined ? 0 : s.bookSeqs[mi * 2 + CUR_INDEX[currency]];
+  return mi === undefined ? 0 : s.bookSeqs[mi * 2 + CUR_INDEX[currency]!]!;
 }
 
 export function sideLevels(b: Book, side: number, toOne: boolean): Level[] {
   const out: Level[] = [];
   const base = side * TICK_COUNT;
-  for (let li = b.best[side]; li >= 0; li--) {
+  for (let li = b.best[side]!; li >= 0; li--) {
     if (b.head[base + li] !== NIL)
-      out.push({ price: toOne ? ONE - TICKS[li] : TICKS[li], qty: b.qty[base + li] });
+      out.push({ price: toOne ? ONE - TICKS[li]! : TICKS[li]!, qty: b.qty[base + li]! });
   }
   return out;
 }
@@ -89,19 +89,19 @@ export function bookLevels(
   currency: Currency,
 ): { bids: Level[]; asks: Level[] } {
   const mi = s.marketIdx.get(marketId);
-  const b = mi === undefined ? undefined : s.books[mi * 2 + CUR_INDEX[currency]];
+  const b = mi === undefined ? undefined : s.books[mi * 2 + CUR_INDEX[currency]!];
   if (!b) return { bids: [], asks: [] };
   return { bids: sideLevels(b, 0, false), asks: sideLevels(b, 1, true) };
 }
 
 export function restingOrders(s: ExchangeState, outcomeId: Id, currency: Currency): OrderRecord[] {
   const ref = s.outcomeRef.get(outcomeId);
-  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]];
+  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]!];
   if (!b || ref === undefined) return [];
   const side = ref & 1;
   const out: OrderRecord[] = [];
-  for (let li = b.best[side]; li >= 0; li--) {
-    for (let h = b.head[side * TICK_COUNT + li]; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]) {
+  for (let li = b.best[side]!; li >= 0; li--) {
+    for (let h = b.head[side * TICK_COUNT + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
       out.push(orderRecord(s, h, 'RESTING'));
     }
   }
@@ -114,11 +114,11 @@ export function bestBid(
   currency: Currency,
 ): { price: Tick; qty: number } | null {
   const ref = s.outcomeRef.get(outcomeId);
-  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]];
+  const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]!];
   if (!b || ref === undefined) return null;
   const side = ref & 1;
-  const li = b.best[side];
-  return li < 0 ? null : { price: TICKS[li], qty: b.qty[side * TICK_COUNT + li] };
+  const li = b.best[side]!;
+  return li < 0 ? null : { price: TICKS[li]!, qty: b.qty[side * TICK_COUNT + li]! };
 }
 
 export function hasAccount(s: ExchangeState, accountId: Id): boolean {
@@ -129,17 +129,17 @@ export function wallet(s: ExchangeState, accountId: Id, currency: Currency): Wal
   const ai = s.accountIdx.get(accountId);
   const ci = CUR_INDEX[currency];
   if (ai === undefined || ci === undefined) return undefined;
-  const a = s.accounts[ai];
-  return { available: s.wal[a.idx * WS + ci], reserved: s.wal[a.idx * WS + 2 + ci] };
+  const a = s.accounts[ai]!;
+  return { available: s.wal[a.idx * WS + ci]!, reserved: s.wal[a.idx * WS + 2 + ci]! };
 }
 
 export function openOrders(s: ExchangeState, accountId: Id, currency?: Currency): OrderRecord[] {
   const ai = s.accountIdx.get(accountId);
   if (ai === undefined) return [];
   const out: OrderRecord[] = [];
-  const want = currency === undefined ? -1 : CUR_INDEX[currency];
-  for (let h = s.accounts[ai].head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]) {
-    if (want < 0 || (s.pool.i32[h * IW + I_BOOK] & 1) === want) out.push(orderRecord(s, h, 'RESTING'));
+  const want = currency === undefined ? -1 : CUR_INDEX[currency]!;
+  for (let h = s.accounts[ai]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
+    if (want < 0 || (s.pool.i32[h * IW + I_BOOK]! & 1) === want) out.push(orderRecord(s, h, 'RESTING'));
   }
   return out;
 }
@@ -152,8 +152,8 @@ export function order(s: ExchangeState, orderId: Id): OrderRecord | undefined {
 export function positions(s: ExchangeState, accountId: Id, currency?: Currency): Position[] {
   const ai = s.accountIdx.get(accountId);
   if (ai === undefined) return [];
-  const a = s.accounts[ai];
-  const want = currency === undefined ? -1 : CUR_INDEX[currency];
+  const a = s.accounts[ai]!;
+  const want = currency === undefined ? -1 : CUR_INDEX[currency]!;
   const out: Position[] = [];
   for (const p of a.positions.values()) {
     if (p.size > 0 && (want < 0 || (p.key & 1) === want)) out.push(positionRecord(s, a, p));
@@ -167,7 +167,7 @@ export function orderIdForClientOrderId(
   clientOrderId: string,
 ): Id | undefined {
   const ai = s.accountIdx.get(accountId);
-  return ai === undefined ? undefined : s.accounts[ai].clientOrders.get(clientOrderId);
+  return ai === undefined ? undefined : s.accounts[ai]!.clientOrders.get(clientOrderId);
 }
 
 /**
@@ -179,7 +179,7 @@ export function nextExpiry(s: ExchangeState): number | null {
   const pool = s.pool;
   while (s.expiries.length > 0) {
     const [sq, h] = s.expiries.peekEntry();
-    if (pool.f64[h * FW + F_QTY] > 0 && pool.f64[h * FW + F_SEQ_NO] === sq) break;
+    if (pool.f64[h * FW + F_QTY]! > 0 && pool.f64[h * FW + F_SEQ_NO] === sq) break;
     s.expiries.pop();
   }
   let t = s.expiries.peekTime();

@@ -18,35 +18,35 @@ import { CURRENCIES, type OrderRecord, type OrderStatus, type Position, TIFS } f
 
 export function orderRecord(s: ExchangeState, h: number, status: OrderStatus): OrderRecord {
   const pool = s.pool;
-  const ms = s.markets[pool.i32[h * IW + I_BOOK] >> 1];
-  const exp = pool.f64[h * FW + F_EXPIRES_AT];
+  const ms = s.markets[pool.i32[h * IW + I_BOOK]! >> 1]!;
+  const exp = pool.f64[h * FW + F_EXPIRES_AT]!;
   return {
-    id: pool.ids[h],
-    accountId: s.accounts[pool.i32[h * IW + I_ACCOUNT]].id,
-    outcomeId: ms.outcomes[pool.i32[h * IW + I_SIDE]].id,
+    id: pool.ids[h]!,
+    accountId: s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!.id,
+    outcomeId: ms.outcomes[pool.i32[h * IW + I_SIDE]!]!.id,
     marketId: ms.rec.id,
-    currency: CURRENCIES[pool.i32[h * IW + I_BOOK] & 1],
-    price: TICKS[pool.i32[h * IW + I_LEVEL]],
-    qty: pool.f64[h * FW + F_QTY],
-    originalQty: pool.f64[h * FW + F_ORIGINAL_QTY],
-    tif: TIFS[pool.i32[h * IW + I_TIF]]!,
+    currency: CURRENCIES[pool.i32[h * IW + I_BOOK]! & 1]!,
+    price: TICKS[pool.i32[h * IW + I_LEVEL]!]!,
+    qty: pool.f64[h * FW + F_QTY]!,
+    originalQty: pool.f64[h * FW + F_ORIGINAL_QTY]!,
+    tif: TIFS[pool.i32[h * IW + I_TIF]!]!,
     expiresAt: exp >= 0 ? exp : null,
     // both maps are usually empty: skip the lookups then
     flags: pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null,
     clientOrderId: pool.clientOrderId.size > 0 ? (pool.clientOrderId.get(h) ?? null) : null,
     status,
-    createdAt: pool.f64[h * FW + F_CREATED_AT],
-    updatedAt: pool.f64[h * FW + F_UPDATED_AT],
+    createdAt: pool.f64[h * FW + F_CREATED_AT]!,
+    updatedAt: pool.f64[h * FW + F_UPDATED_AT]!,
   };
 }
 
 export function positionRecord(s: ExchangeState, a: Account, p: Pos): Position {
-  const ms = s.markets[p.key >> 2];
+  const ms = s.markets[p.key >> 2]!;
   return {
     accountId: a.id,
-    outcomeId: ms.outcomes[(p.key >> 1) & 1].id,
+    outcomeId: ms.outcomes[(p.key >> 1) & 1]!.id,
     marketId: ms.rec.id,
-    currency: CURRENCIES[p.key & 1],
+    currency: CURRENCIES[p.key & 1]!,
     size: p.size,
     cost: p.cost,
   };

@@ -17,7 +17,7 @@ import { MONEY_PER_MCU, mulDivFloor } from './units.ts';
 export function settleMarket(s: ExchangeState, c: Cmd<'SettleMarket'>): CommandResult {
   const mi = s.marketIdx.get(c.marketId);
   if (mi === undefined) return reject('MARKET_NOT_FOUND');
-  const ms = s.markets[mi];
+  const ms = s.markets[mi]!;
   if (ms.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');
   const es = ms.event.status;
   if (ms.rec.status !== 'CLOSED' && es !== 'FINAL' && es !== 'CANCELED') {
@@ -56,26 +56,26 @@ export function doSettle(s: ExchangeState, ms: MarketState, result: Id | 'PUSH',
         }
       }
     }
-    const pool = ms.collateral[ci];
+    const pool = ms.collateral[ci]!;
     let left = pool;
     const pays: number[] = holders.map(({ p }) => {
       let pay = 0;
-      if (win >= 0) pay = (p.key >> 1) % 2 === win ? p.size * MONEY_PER_MCU[ci] : 0;
+      if (win >= 0) pay = (p.key >> 1) % 2 === win ? p.size * MONEY_PER_MCU[ci]! : 0;
       else if (sumCost > 0) pay = mulDivFloor(p.cost, pool, sumCost);
       left -= pay;
       return pay;
     });
-    if (win < 0) for (let i = 0; left > 0 && i < pays.length; i++, left--) pays[i]++;
+    if (win < 0) for (let i = 0; left > 0 && i < pays.length; i++, left--) pays[i]!++;
     holders.forEach(({ a, p }, i) => {
-      const pay = pays[i];
+      const pay = pays[i]!;
       if (pay > 0) {
-        s.wal[a.idx * WS + ci] += pay;
-        s.paidOut[ci] += pay;
+        s.wal[a.idx * WS + ci]! += pay;
+        s.paidOut[ci]! += pay;
         touchWallet(s, a, ci);
         s.ev.push({
           kind: 'LedgerEntry',
           accountId: a.id,
-          currency: CURRENCIES[ci],
+          currency: CURRENCIES[ci]!,
           entryKind: win >= 0 ? 'SETTLEMENT' : 'REFUND',
           amount: pay,
           ref: ms.rec.id,

@@ -72,8 +72,8 @@ export function* snapshotSlices(
   w.str(SNAPSHOT_MAGIC);
   for (const v of [s.lastSeq, s.catalogVersion, s.feePpm, s.orderSeq]) w.f64(v);
   for (const arr of [s.deposits, s.withdrawals, s.fees, s.paidOut]) {
-    w.f64(arr[0]);
-    w.f64(arr[1]);
+    w.f64(arr[0]!);
+    w.f64(arr[1]!);
   }
   w.json({
     leagues: [...s.leagueMap.values()],
@@ -87,10 +87,10 @@ export function* snapshotSlices(
   w.u32(s.accounts.length);
   for (const a of s.accounts) {
     w.str(a.id);
-    w.f64(s.wal[a.idx * WS + 0]);
-    w.f64(s.wal[a.idx * WS + 1]);
-    w.f64(s.wal[a.idx * WS + 2 + 0]);
-    w.f64(s.wal[a.idx * WS + 2 + 1]);
+    w.f64(s.wal[a.idx * WS + 0]!);
+    w.f64(s.wal[a.idx * WS + 1]!);
+    w.f64(s.wal[a.idx * WS + 2 + 0]!);
+    w.f64(s.wal[a.idx * WS + 2 + 1]!);
     w.u32(a.positions.size);
     for (const p of a.positions.values()) {
       w.f64(p.key);
@@ -112,19 +112,19 @@ export function* snapshotSlices(
   const live = yield* liveInAcceptanceOrderSlices(s, sliceWork);
   w.u32(live.length);
   for (let i = 0; i < live.length; i++) {
-    const h = live[i];
-    w.str(pool.ids[h]);
-    w.u32(pool.i32[h * IW + I_ACCOUNT]);
-    w.u32(pool.i32[h * IW + I_BOOK]);
-    w.u8(pool.i32[h * IW + I_SIDE]);
-    w.u8(pool.i32[h * IW + I_TIF]);
-    w.u32(pool.i32[h * IW + I_LEVEL]);
-    w.f64(pool.f64[h * FW + F_QTY]);
-    w.f64(pool.f64[h * FW + F_ORIGINAL_QTY]);
-    w.f64(pool.f64[h * FW + F_CREATED_AT]);
-    w.f64(pool.f64[h * FW + F_UPDATED_AT]);
-    w.f64(pool.f64[h * FW + F_EXPIRES_AT]);
-    w.f64(pool.f64[h * FW + F_SEQ_NO]);
+    const h = live[i]!;
+    w.str(pool.ids[h]!);
+    w.u32(pool.i32[h * IW + I_ACCOUNT]!);
+    w.u32(pool.i32[h * IW + I_BOOK]!);
+    w.u8(pool.i32[h * IW + I_SIDE]!);
+    w.u8(pool.i32[h * IW + I_TIF]!);
+    w.u32(pool.i32[h * IW + I_LEVEL]!);
+    w.f64(pool.f64[h * FW + F_QTY]!);
+    w.f64(pool.f64[h * FW + F_ORIGINAL_QTY]!);
+    w.f64(pool.f64[h * FW + F_CREATED_AT]!);
+    w.f64(pool.f64[h * FW + F_UPDATED_AT]!);
+    w.f64(pool.f64[h * FW + F_EXPIRES_AT]!);
+    w.f64(pool.f64[h * FW + F_SEQ_NO]!);
     w.strOrNull(pool.flags.get(h));
     w.strOrNull(pool.clientOrderId.get(h));
     if (++work >= sliceWork) {
@@ -167,12 +167,12 @@ function* liveInAcceptanceOrderSlices(
   if ((s.orderSeq + 1) * cap <= Number.MAX_SAFE_INTEGER) {
     const keys = new Float64Array(pool.size);
     for (let h = 0; h < pool.top; h++)
-      if (f64[h * FW + F_QTY] > 0) keys[k++] = f64[h * FW + F_SEQ_NO] * cap + h;
+      if (f64[h * FW + F_QTY]! > 0) keys[k++] = f64[h * FW + F_SEQ_NO]! * cap + h;
     if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
     const run = Math.max(1, Math.min(k, sliceWork * 4));
     if (run >= k) {
       keys.sort();
-      for (let i = 0; i < k; i++) out[i] = keys[i] % cap;
+      for (let i = 0; i < k; i++) out[i] = keys[i]! % cap;
       return out;
     }
     const starts: number[] = [];
@@ -189,12 +189,12 @@ function* liveInAcceptanceOrderSlices(
       let best = -1;
       let bestKey = Number.POSITIVE_INFINITY;
       for (let r = 0; r < heads.length; r++) {
-        if (heads[r] < ends[r] && keys[heads[r]] < bestKey) {
-          bestKey = keys[heads[r]];
+        if (heads[r]! < ends[r]! && keys[heads[r]!]! < bestKey) {
+          bestKey = keys[heads[r]!]!;
           best = r;
         }
       }
-      heads[best]++;
+      heads[best]!++;
       out[i] = bestKey % cap;
       if (++work >= sliceWork * 4) {
         work = 0;
@@ -203,9 +203,9 @@ function* liveInAcceptanceOrderSlices(
     }
     return out;
   }
-  for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY] > 0) out[k++] = h;
+  for (let h = 0; h < pool.top; h++) if (f64[h * FW + F_QTY]! > 0) out[k++] = h;
   if (k !== out.length) throw new Error(`order pool: ${k} live handles, size ${out.length}`);
-  out.sort((x, y) => f64[x * FW + F_SEQ_NO] - f64[y * FW + F_SEQ_NO]);
+  out.sort((x, y) => f64[x * FW + F_SEQ_NO]! - f64[y * FW + F_SEQ_NO]!);
   return out;
 }
 
@@ -298,7 +298,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean): ExchangeState {
     const co = r.strOrNull();
     if (co !== null) pool.clientOrderId.set(h, co);
     pool.i32[h * IW + I_HASH] = IdIndex.hashOf(pool.ids[h]);
-    link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]]);
+    link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]!), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]!]!);
   }
   if (!r.done()) throw new Error('snapshot has trailing bytes');
   rebuildExpiries(fresh);

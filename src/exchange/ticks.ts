@@ -33,5 +33,5 @@ export const TICK_INDEX: Int16Array = (() => {
 
 /** True when `t` is an integer tick on the table. */
 export function isTick(t: unknown): t is Tick {
-  return typeof t === 'number' && Number.isInteger(t) && t > 0 && t < ONE && TICK_INDEX[t] >= 0;
+  return typeof t === 'number' && Number.isInteger(t) && t > 0 && t < ONE && TICK_INDEX[t]! >= 0;
 }

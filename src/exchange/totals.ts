@@ -40,22 +40,22 @@ export function totals(s: ExchangeState): ExchangeTotals {
     let reserved = 0;
     let positionsCost = 0;
     for (const a of s.accounts) {
-      available += s.wal[a.idx * WS + ci];
-      reserved += s.wal[a.idx * WS + 2 + ci];
+      available += s.wal[a.idx * WS + ci]!;
+      reserved += s.wal[a.idx * WS + 2 + ci]!;
       for (const p of a.positions.values()) if ((p.key & 1) === ci) positionsCost += p.cost;
     }
     let collateral = 0;
-    for (const m of s.markets) collateral += m.collateral[ci];
+    for (const m of s.markets) collateral += m.collateral[ci]!;
     const t: CurrencyTotals = {
-      deposits: s.deposits[ci],
-      withdrawals: s.withdrawals[ci],
+      deposits: s.deposits[ci]!,
+      withdrawals: s.withdrawals[ci]!,
       available,
       reserved,
       collateral,
       positionsCost,
-      fees: s.fees[ci],
-      paidOut: s.paidOut[ci],
-      imbalance: available + reserved + collateral + s.fees[ci] - (s.deposits[ci] - s.withdrawals[ci]),
+      fees: s.fees[ci]!,
+      paidOut: s.paidOut[ci]!,
+      imbalance: available + reserved + collateral + s.fees[ci]! - (s.deposits[ci]! - s.withdrawals[ci]!),
     };
     out[cur] = t;
   });
@@ -71,9 +71,9 @@ export function expectedReserved(s: ExchangeState, accountId: Id, currency: Curr
   if (ai === undefined) return 0;
   const ci = CUR_INDEX[currency];
   let sum = 0;
-  for (let h = s.accounts[ai].head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]) {
-    if ((s.pool.i32[h * IW + I_BOOK] & 1) === ci)
-      sum += bidCost(TICKS[s.pool.i32[h * IW + I_LEVEL]], s.pool.f64[h * FW + F_QTY], currency);
+  for (let h = s.accounts[ai]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
+    if ((s.pool.i32[h * IW + I_BOOK]! & 1) === ci)
+      sum += bidCost(TICKS[s.pool.i32[h * IW + I_LEVEL]!]!, s.pool.f64[h * FW + F_QTY]!, currency);
   }
   return sum;
 }

@@ -117,7 +117,7 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
     // and that command must exist (a snapshot is written only after its commands committed).
     const rows = await journal.read<C>(snapshotSeq - 1, 1, snapshotSeq);
     if (rows.length === 0) throw new RecoveryError(`snapshot at seq ${snapshotSeq} is ahead of the journal`);
-    lastTs = rows[0].ts;
+    lastTs = rows[0]!.ts;
   }
   return { machine, lastSeq, lastTs, snapshotSeq, skippedSnapshots, replayed, snapshotLoadMs, replayMs };
 }

@@ -344,8 +344,8 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       const batch =
         this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
       this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
-      const firstSeq = batch[0].seq;
-      const lastSeq = batch[batch.length - 1].seq;
+      const firstSeq = batch[0]!.seq;
+      const lastSeq = batch[batch.length - 1]!.seq;
       // A snapshot must show exactly the commands up to some seq. Right now every applied
       // command is in `batch` or `pending`; when pending is empty the state is exactly
       // "after lastSeq", so this is the moment to start it: new commands are held (not applied)
@@ -415,8 +415,8 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       const batch =
         this.pending.length <= this.maxBatch ? this.pending : this.pending.slice(0, this.maxBatch);
       this.pending = batch === this.pending ? [] : this.pending.slice(batch.length);
-      const firstSeq = batch[0].seq;
-      const lastSeq = batch[batch.length - 1].seq;
+      const firstSeq = batch[0]!.seq;
+      const lastSeq = batch[batch.length - 1]!.seq;
       // As in commitLoop: with nothing else pending the state is exactly "after lastSeq".
       const snapDue =
         this.pending.length === 0 &&
@@ -562,7 +562,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     this.held = [];
     for (const h of held) {
       if (h.many) this.submitMany(h.cmds).then(h.resolve, h.reject);
-      else this.submit(h.cmds[0]).then(h.resolve, h.reject);
+      else this.submit(h.cmds[0]!).then(h.resolve, h.reject);
     }
     if (!this.committing && this.pending.length === 0) this.settleIdle();
   }
