@@ -4,7 +4,8 @@
 //      load); meanwhile a probe places an order on the leader, takes the seq of its ack and reads
 //      the order back on the replica with x-tickbook-min-seq — the time that read takes, against
 //      the same read on the leader (baseline: one round trip), is the lag a client sees. The
-//      replica's own tickbook_replica_lag_ms gauge is sampled too.
+//      replica's own tickbook_replica_lag_ms gauge is sampled too. A /tape client on each process
+//      (subscribed to `tape`) times the probe order's tick from the leader's ack: the stream lag.
 //   2. Read throughput of the replica against the leader's, same route, interleaved rounds.
 //   3. Failover: kill -9 of the leader, time until an order sent through the replica is accepted
 //      by the new leader (the replica itself); the killed process comes back as a replica.
@@ -13,6 +14,7 @@
 
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import WebSocket from 'ws';
 import { fillJournal, type Proc, req, sleep, startProc, status } from '../test/cluster/helpers.ts';
 import { createGame, fetchToken } from '../test/helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../test/helpers/server.ts';
@@ -92,6 +94,29 @@ try {
   };
 
   // ---------------------------------------------------------------- 1. lag under order load
+  // Tape clients on both processes: when does the probe order's tick arrive, from its ack?
+  const tickLag = { leader: [] as number[], replica: [] as number[] };
+  const acked = new Map<string, number>();
+  const early = { leader: new Map<string, number>(), replica: new Map<string, number>() };
+  const sockets: WebSocket[] = [];
+  for (const [who, url] of [
+    ['leader', leader.url],
+    ['replica', replica.url],
+  ] as const) {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/tape`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    ws.send(JSON.stringify({ event: 'subscribe', data: 'tape' }));
+    ws.on('message', (d) => {
+      const m = /"type":"PLACE","order":\{"id":"([^"]+)"/.exec(d.toString());
+      if (m === null) return;
+      const at = acked.get(m[1]!);
+      if (at !== undefined) tickLag[who].push(performance.now() - at);
+      else early[who].set(m[1]!, performance.now());
+    });
+    sockets.push(ws);
+  }
   const replicaMs: number[] = [];
   const leaderMs: number[] = [];
   const gauge: number[] = [];
@@ -104,6 +129,13 @@ try {
         body: o.body,
       });
       if (placed.status !== 201) continue;
+      const ackAt = performance.now();
+      acked.set(placed.body.id, ackAt);
+      for (const who of ['leader', 'replica'] as const) {
+        const e = early[who].get(placed.body.id);
+        // The tick came before the ack reached the probe: lag 0 from the client's view.
+        if (e !== undefined) tickLag[who].push(Math.max(0, e - ackAt));
+      }
       const seq = placed.headers.get('x-tickbook-seq')!;
       const path = `/nbx/v2/emm/orders/${placed.body.id}`;
       const h = { 'x-tickbook-min-seq': seq };
@@ -144,6 +176,8 @@ try {
   });
   probing = false;
   await Promise.all([probe, sampler]);
+  await sleep(500); // the last probe's ticks
+  for (const ws of sockets) ws.terminate();
   const st = await status(replica.url, admin);
 
   // ---------------------------------------------------------------- 2. read throughput
@@ -238,6 +272,10 @@ try {
     [
       'tickbook_replica_lag_ms gauge',
       `p50 ${median(gauge)} ms, p99 ${pct(gauge, 99)} ms, max ${Math.max(...gauge)} (${gauge.length} samples)`,
+    ],
+    [
+      '/tape tick after the ack, leader | replica',
+      `p50 ${f1(median(tickLag.leader))} | ${f1(median(tickLag.replica))} ms, p99 ${f1(pct(tickLag.leader, 99))} | ${f1(pct(tickLag.replica, 99))} ms (${tickLag.leader.length} | ${tickLag.replica.length} probes)`,
     ],
     ['replica after the load', `seq ${st.seq}, lagSeq ${st.lagSeq}`],
     [

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The docker-compose.yml topology with plain processes, for machines without Docker
 // (docs/cluster.md): N Tickbook processes on DATABASE_URL (TICKBOOK_ROLE=auto, ports BASE+1..BASE+N)
-// behind a small round-robin HTTP balancer on BASE that sends requests only to processes whose
-// /readyz answers 200. A process that exits is started again after a second (as a follower: the
+// behind a small round-robin HTTP balancer on BASE that sends requests (and WebSocket upgrades:
+// every process serves /tape) only to processes whose /readyz answers 200. A process that exits is started again after a second (as a follower: the
 // writer lock has moved on), as a supervisor would.
 //
 //   DATABASE_URL=postgres://… node scripts/cluster.mjs [--processes 3] [--port 8080]
@@ -11,6 +11,7 @@
 // to the processes. Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -100,6 +101,35 @@ const balancer = http.createServer((req, res) => {
     );
   });
   req.pipe(up);
+});
+
+// A WebSocket upgrade (/tape) goes to a ready process as raw bytes both ways; when that process
+// dies the client's connection closes and it reconnects (through here) and resumes by seq.
+balancer.on('upgrade', (req, socket, head) => {
+  const ready = nodes.filter((n) => n.ready);
+  if (ready.length === 0) {
+    socket.end(
+      'HTTP/1.1 503 Service Unavailable\r\nretry-after: 1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n',
+    );
+    return;
+  }
+  const n = ready[next++ % ready.length];
+  const up = net.connect(n.port, '127.0.0.1', () => {
+    const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    up.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) up.write(head);
+    socket.pipe(up).pipe(socket);
+  });
+  const drop = () => {
+    socket.destroy();
+    up.destroy();
+  };
+  up.on('error', drop);
+  socket.on('error', drop);
+  up.on('close', drop);
+  socket.on('close', drop);
 });
 
 for (const n of nodes) startNode(n);

@@ -11,14 +11,20 @@ import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { bearerClientId } from './http/graphql/identify.ts';
-import { clusterRoutes, registerClusterHooks } from './http/plugins/cluster.ts';
+import { cancelOnDisconnectAtLeader, clusterRoutes, registerClusterHooks } from './http/plugins/cluster.ts';
 import exchangeApi from './http/routes/exchange-api.ts';
 import graphqlRoutes from './http/routes/graphql.ts';
 import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
 import parlayRoutes from './http/routes/parlay.ts';
 import tapeRoutes from './http/routes/tape.ts';
 import uiRoutes from './http/routes/ui.ts';
-import { disableViewerClient, ensureViewerClient } from './http/ui-viewer.ts';
+import {
+  disableViewerClient,
+  ensureViewerClient,
+  publishViewer,
+  readPublishedViewer,
+  type ViewerCredentials,
+} from './http/ui-viewer.ts';
 import { openJournal } from './journal/open-journal.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { ExchangePort } from './runtime/exchange-port.ts';
@@ -34,15 +40,15 @@ import { PostgresStore } from './store/postgres-store.ts';
 import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
 import { sqlDeadmanPersistence } from './stream/deadman.ts';
-import { createStream, type Stream } from './stream/service.ts';
+import { createStream, nodeSource, runtimeSource, type Stream } from './stream/service.ts';
 
 export interface RunningServer {
   config: Config;
   app: FastifyInstance;
   legacyApp: FastifyInstance | undefined;
   runtime: ExchangeRuntime;
-  /** The /tape stream: where the sequencer runs (absent on a PostgreSQL replica). */
-  stream: Stream | undefined;
+  /** The /tape stream (every process, leader or replica: docs/cluster.md "Streams"). */
+  stream: Stream;
   auth: AuthService;
   store: Store;
   /** PostgreSQL: this process's scale-out role and state (docs/cluster.md). */
@@ -113,13 +119,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // Replicas leave the operator client to the leader (it writes to the store).
   const admin = leads() ? await auth.ensureAdminClient() : { clientId: config.adminClientId ?? '' };
   const authSync = node === undefined ? undefined : new AuthSync(store, auth, log);
-  // The browser UI's read-only market-data client (docs/ui.md); the leader owns auth writes, so a
-  // replica's page has no viewer token of its own (docs/cluster.md).
-  const viewer = !leads()
-    ? undefined
-    : config.ui
-      ? await ensureViewerClient(auth, log)
-      : await disableViewerClient(auth);
+  // The browser UI's read-only market-data client (docs/ui.md). The writer sets it up; on
+  // PostgreSQL it publishes the credentials in the store and every process serves the published
+  // ones, re-read every second (docs/cluster.md "The browser UI on every process").
+  let viewer: ViewerCredentials | undefined;
+  if (leads()) {
+    if (config.ui) viewer = await ensureViewerClient(auth, log);
+    else await disableViewerClient(auth);
+    if (node !== undefined) await publishViewer(store, viewer);
+  } else if (config.ui) viewer = await readPublishedViewer(store);
+  const viewerPoll =
+    node !== undefined && config.ui
+      ? setInterval(() => {
+          readPublishedViewer(store).then(
+            (v) => {
+              viewer = v;
+            },
+            () => {}, // the store is away: keep serving the last one
+          );
+        }, 1000)
+      : undefined;
+  viewerPoll?.unref();
 
   if (config.demo && leads() && currentRuntime().empty) {
     const runtime = currentRuntime();
@@ -130,18 +150,42 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info({ commands: n }, 'demo slate ready');
   }
 
-  // The stream is fed by the sequencer's committed batches, so it lives where the sequencer does:
-  // the embedded store's process, or the PostgreSQL leader at start. A replica serves no /tape yet
-  // (docs/cluster.md, "Streams on replicas").
-  const stream = leads()
-    ? createStream(currentRuntime(), {
-        heartbeatMs: config.streamHeartbeatMs,
-        maxBufferBytes: config.streamMaxBufferBytes,
-        persist: sqlDeadmanPersistence(store),
-      })
-    : undefined;
+  // The stream: on the embedded store fed by the runtime; on PostgreSQL by the node's state feed,
+  // which is the replica's apply loop or the leader's sequencer and moves at a promotion without
+  // a gap, so every process serves /tape and keeps its clients across failovers (docs/cluster.md).
+  const streamOptions = {
+    heartbeatMs: config.streamHeartbeatMs,
+    maxBufferBytes: config.streamMaxBufferBytes,
+    persist: sqlDeadmanPersistence(store),
+  };
+  let stream: Stream;
+  if (node !== undefined) {
+    const n = node;
+    const source = nodeSource(n);
+    stream = createStream(source, source, {
+      ...streamOptions,
+      // A replica's cancel-on-disconnect is fired by the leader.
+      remote: (accountId) =>
+        n.mode === 'leader' ? undefined : cancelOnDisconnectAtLeader(n, config, accountId),
+    });
+    // Dead-man countdowns run on the leader only: re-armed from the store at every promotion (one
+    // that fell due meanwhile fires at once), dropped from memory — not from the store — when this
+    // process stops leading.
+    n.on('leader', () => {
+      stream.deadman.restore().then(
+        (k) => {
+          if (k > 0) log.info({ rearmed: k }, 'dead-man switch countdowns restored at promotion');
+        },
+        (err: unknown) => log.error({ err }, 'could not restore the dead-man countdowns'),
+      );
+    });
+    n.on('down', () => stream.deadman.close());
+  } else {
+    const rt = runtimeSource(embedded!);
+    stream = createStream(rt, rt, streamOptions);
+  }
   // Dead-man countdowns armed before a restart: re-armed, or fired now if they fell due meanwhile.
-  const rearmed = (await stream?.deadman.restore()) ?? 0;
+  const rearmed = leads() ? await stream.deadman.restore() : 0;
   if (rearmed > 0) log.info({ rearmed }, 'dead-man switch countdowns restored');
   const app = await buildApp({
     config,
@@ -160,18 +204,22 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         graphiql: config.graphiql,
         identify: bearerClientId(auth),
       });
-      if (stream !== undefined) {
-        await a.register(tapeRoutes, {
-          hub: stream.hub,
-          deadman: stream.deadman,
-          auth,
-          metrics,
-          pingMs: config.streamPingMs,
-          publicBaseUrl: config.publicBaseUrl,
+      await a.register(tapeRoutes, {
+        hub: stream.hub,
+        deadman: stream.deadman,
+        auth,
+        metrics,
+        pingMs: config.streamPingMs,
+        publicBaseUrl: config.publicBaseUrl,
+      });
+      if (node !== undefined) {
+        await a.register(clusterRoutes, {
+          node,
+          config,
+          cancelOnDisconnect: (accountId) => stream.deadman.fire(accountId, 'disconnect'),
         });
       }
-      if (node !== undefined) await a.register(clusterRoutes, { node, config });
-      if (config.ui) await a.register(uiRoutes, { viewer: () => viewer ?? undefined, log });
+      if (config.ui) await a.register(uiRoutes, { viewer: () => viewer, log });
     },
   });
   await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
@@ -184,6 +232,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let legacyApp: FastifyInstance | undefined;
   if (config.legacyAuthPort !== undefined) {
     legacyApp = await buildLegacyAuthApp({ config, auth });
+    // Token issuance is a write: a replica's legacy listener forwards it to the leader, whose main
+    // listener serves the same legacy path (docs/cluster.md "Writes go to the leader").
+    if (node !== undefined) registerClusterHooks(legacyApp, node, config);
     const legacyPort = config.legacyAuthPort;
     await legacyApp.listen({ port: legacyPort, host: config.host }).catch((err: unknown) => {
       const e = listenStartError(err, config.host, legacyPort);
@@ -210,6 +261,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      if (viewerPoll !== undefined) clearInterval(viewerPoll);
       await app.close();
       if (legacyApp) await legacyApp.close();
       await retention.stop();

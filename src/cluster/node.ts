@@ -2,7 +2,7 @@
 // advisory lock, runs the sequencer) or replica (follows the journal table by seq and applies the
 // same commands to its own state machine). The HTTP edge talks to it as to a single exchange
 // (ExchangePort): reads come from whichever state it holds now, commands go to the leader's
-// sequencer (a replica's edge forwards them, src/cluster/forward.ts).
+// sequencer (a replica's edge forwards them, src/http/plugins/cluster.ts).
 //
 // Modes: 'starting' (recovered, not yet contending), 'leader', 'replica', 'down' (PostgreSQL lost
 // while leading, or the leader's sequencer stopped). 'down' keeps serving reads from the state in
@@ -12,22 +12,26 @@
 
 import { EventEmitter } from 'node:events';
 import type { Config } from '../config.ts';
-import { ApiError } from '../errors.ts';
-import { Exchange } from '../exchange/exchange.ts';
+import type { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
 import { readJournal } from '../journal/journal-store.ts';
-import { RecoveryError, type RecoveryResult, recover } from '../journal/recover.ts';
-import { SequencerStoppedError } from '../journal/sequencer.ts';
+import type { RecoveryResult } from '../journal/recover.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from '../runtime/exchange-port.ts';
-import { demoClock, ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
-import { SqlHistory } from '../runtime/history.ts';
+import { demoClock, type ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
 import { uuidv7 } from '../runtime/ids.ts';
 import type { PostgresStore, WriterLockSession } from '../store/postgres-store.ts';
-import type { Queryable } from '../store/types.ts';
 import { WriterLockError } from '../store/types.ts';
+import { applyFollowedRows, FOLLOW_PAGE, recoverState } from './follow-apply.ts';
+import { advertiseLeader, claimLeadership, doorbellChannel, readLeaderRow } from './leader-row.ts';
+import { feedFromRuntime, openLeaderRuntime } from './leader-runtime.ts';
 import { registerClusterMetrics } from './metrics.ts';
+import { PeerAuth } from './peer.ts';
+import { replicaHistory } from './replica-history.ts';
+import { SeqWaiters } from './seq-waiters.ts';
+import { StateFeed } from './state-feed.ts';
+import { notLeader, unavailable } from './unavailable.ts';
 
 export type NodeMode = 'starting' | 'leader' | 'replica' | 'down';
 
@@ -37,26 +41,6 @@ export interface ClusterNodeDeps {
   log: RuntimeLog;
   metrics?: Metrics;
 }
-
-/** Journal rows read per query while following. */
-const FOLLOW_PAGE = 5000;
-
-/** A journal commit refused because another process became the leader since (docs/cluster.md). */
-export class FencedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FencedError';
-  }
-}
-
-/** Where a store's doorbell rings: per schema, since one database may hold several stores. */
-async function doorbellChannel(q: Queryable): Promise<string> {
-  const r = await q.query<{ c: string }>("SELECT 'tickbook_journal_' || md5(current_schema()) AS c");
-  return r.rows[0]!.c;
-}
-
-/** Longest wait of a history read for the leader's projection (then it answers what is there). */
-const HISTORY_BARRIER_MS = 2_000;
 
 export class ClusterNode extends EventEmitter implements ExchangePort {
   mode: NodeMode = 'starting';
@@ -88,8 +72,19 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   private ownUrl: string | undefined;
   /** Doorbells not yet applied: seq and when it rang (lag in ms). */
   private readonly rung: { seq: number; at: number }[] = [];
-  private readonly waiters = new Set<{ seq: number; done: (ok: boolean) => void }>();
+  private readonly waiters = new SeqWaiters(() => this.seq);
   private readonly clock: () => number;
+  /**
+   * Every command applied to the state this process answers from, and how far it is durable, in
+   * either role and across promotions and rebuilds (the stream hub's source, docs/cluster.md).
+   */
+  readonly feed: StateFeed;
+  /** Proves and checks that a request comes from a process of this store (peer.ts). */
+  peer!: PeerAuth;
+  /** Detaches the leader runtime from the feed. */
+  private offRuntimeFeed: (() => void) | undefined;
+  /** A stepped-down leader's runtime finishing (or failing) its last commits. */
+  private closingRuntime: { done: Promise<void>; off: () => void } | undefined;
 
   private constructor(
     private readonly deps: ClusterNodeDeps,
@@ -101,10 +96,13 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     this.snapshotSeq = rec.snapshotSeq;
     this.knownTail = rec.lastSeq;
     this.clock = demoClock(deps.config);
-    this.followerHistory = new SqlHistory(
+    this.feed = new StateFeed(rec.lastSeq, (err) =>
+      deps.log.error({ err }, 'cluster: a state feed listener failed'),
+    );
+    this.followerHistory = replicaHistory(
       deps.store,
       () => this.exchange,
-      () => this.historyBarrier(),
+      () => this.seq,
     );
     this.lock = deps.store.writerLockSession((err) => this.stepDown('writer lock session lost', err));
     if (deps.metrics !== undefined) registerClusterMetrics(deps.metrics, this);
@@ -115,9 +113,10 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
    * the writer lock: the holder leads from here on. Role leader fails when the lock is taken.
    */
   static async open(deps: ClusterNodeDeps): Promise<ClusterNode> {
-    const rec = await recoverState(deps);
+    const rec = await recoverState(deps.store);
     const node = new ClusterNode(deps, rec);
     node.channel = await doorbellChannel(deps.store);
+    node.peer = await PeerAuth.load(deps.store);
     if (deps.config.role !== 'replica') {
       if (await node.lock.tryTake()) await node.promote();
       else if (deps.config.role === 'leader') {
@@ -132,28 +131,10 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
 
   /**
    * While leading, the runtime's own history: its barrier is the in-memory projector watermark, no
-   * query. While following, history waits for the leader's projection (historyBarrier below).
+   * query. While following, history waits for the leader's projection (replica-history.ts).
    */
   get history(): ExchangeHistory {
     return this.runtime?.history ?? this.followerHistory;
-  }
-
-  /**
-   * History rows are written by the leader's projector after its commits (docs/journal.md,
-   * "Projector"), so a history read here first waits, bounded, until the projection has reached
-   * the seq this process reflects: an order read at x-tickbook-min-seq N is found even when it is
-   * no longer live (filled or cancelled). Past the bound it answers with what is there.
-   */
-  private async historyBarrier(): Promise<void> {
-    const target = this.seq;
-    const deadline = Date.now() + HISTORY_BARRIER_MS;
-    for (;;) {
-      const r = await this.deps.store.query<{ seq: number | string }>(
-        "SELECT seq FROM projection_watermark WHERE name = 'history'",
-      );
-      if (Number(r.rows[0]?.seq ?? 0) >= target || Date.now() >= deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
   }
 
   get recovery(): { lastSeq: number; snapshotSeq: number } {
@@ -236,14 +217,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
 
   private leading(): ExchangeRuntime {
     const rt = this.runtime;
-    if (this.mode !== 'leader' || rt === undefined || rt.sequencer.stopped) {
-      throw new ApiError(
-        'SERVICE_UNAVAILABLE',
-        'This process is not the leader right now; retry (docs/cluster.md)',
-        undefined,
-        { 'retry-after': '1' },
-      );
-    }
+    if (this.mode !== 'leader' || rt === undefined || rt.sequencer.stopped) throw notLeader();
     return rt;
   }
 
@@ -260,33 +234,20 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
 
   /** Resolves true once this process answers from seq >= `seq`, false after `timeoutMs`. */
   waitForSeq(seq: number, timeoutMs: number): Promise<boolean> {
-    if (this.seq >= seq) return Promise.resolve(true);
-    if (timeoutMs <= 0) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const w = {
-        seq,
-        done: (ok: boolean) => {
-          clearTimeout(t);
-          this.waiters.delete(w);
-          resolve(ok);
-        },
-      };
-      const t = setTimeout(() => w.done(this.seq >= seq), timeoutMs);
-      this.waiters.add(w);
+    return this.waiters.wait(seq, timeoutMs, () => {
       if (this.mode === 'replica') this.kickFollow();
     });
   }
 
   private wake(): void {
-    const s = this.seq;
-    for (const w of this.waiters) if (w.seq <= s) w.done(true);
+    this.waiters.wake();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    for (const w of this.waiters) w.done(false);
+    this.waiters.close();
     await this.unlisten?.().catch(() => {});
     await this.following?.catch(() => {});
     const rt = this.runtime;
@@ -326,54 +287,17 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   private async promote(): Promise<void> {
     const { store, config, log } = this.deps;
     try {
-      const r = await store.query<{ epoch: number }>(
-        `INSERT INTO cluster_leader (id, epoch, url, node, since) VALUES (1, 1, $1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET epoch = cluster_leader.epoch + 1, url = EXCLUDED.url,
-           node = EXCLUDED.node, since = EXCLUDED.since
-         RETURNING epoch`,
-        [this.ownUrl ?? null, config.nodeName, Date.now()],
-      );
-      const epoch = Number(r.rows[0]!.epoch);
+      const epoch = await claimLeadership(store, this.ownUrl, config.nodeName);
       await this.follow();
-      // Nothing may be pending after the epoch bump: a previous leader's commits are either in
-      // the journal now (follow() read them) or fenced out for good.
-      const rec: RecoveryResult<Exchange> = {
-        machine: this.exchange,
-        lastSeq: this.exchange.lastSeq,
-        lastTs: this.lastTs,
-        snapshotSeq: this.snapshotSeq,
-        skippedSnapshots: [],
-        replayed: 0,
-        snapshotLoadMs: 0,
-        replayMs: 0,
-      };
-      const channel = this.channel;
-      const rt = await ExchangeRuntime.open(
-        {
-          config,
-          store,
-          log,
-          metrics: this.deps.metrics,
-          clock: this.clock,
-          beforeCommit: async (tx, lastSeq) => {
-            // Fencing (docs/cluster.md): FOR SHARE holds off a successor's epoch bump until this
-            // transaction ends; a bumped epoch finds no row and rolls the batch back. The doorbell
-            // rides in the same statement; NOTIFY is delivered only if the transaction commits.
-            const f = await tx.query(
-              'SELECT pg_notify($1, $2) FROM cluster_leader WHERE id = 1 AND epoch = $3 FOR SHARE',
-              [channel, String(lastSeq), epoch],
-            );
-            if (f.rows.length !== 1) {
-              throw new FencedError(
-                `epoch ${epoch} is no longer the leader's: another process took the lock`,
-              );
-            }
-          },
-        },
-        rec,
+      const rt = await openLeaderRuntime(
+        { config, store, log, metrics: this.deps.metrics, clock: this.clock },
+        { machine: this.exchange, lastTs: this.lastTs, snapshotSeq: this.snapshotSeq },
+        this.channel,
+        epoch,
       );
       this.epoch = epoch;
       this.runtime = rt;
+      this.offRuntimeFeed = feedFromRuntime(rt, this.feed);
       // The runtime may have recovered its own state instead of taking this one (when the history
       // projection was behind it, docs/cluster.md): from here on, reads and hashes are its state's.
       this.exchange = rt.machine;
@@ -406,10 +330,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   /** Publishes this leader's URL (known only once it listens). */
   private async advertise(): Promise<void> {
     try {
-      await this.deps.store.query('UPDATE cluster_leader SET url = $1 WHERE id = 1 AND epoch = $2', [
-        this.ownUrl ?? null,
-        this.epoch,
-      ]);
+      await advertiseLeader(this.deps.store, this.ownUrl, this.epoch);
       this.leaderUrl = this.ownUrl;
     } catch (err) {
       this.deps.log.warn({ err: String(err) }, 'cluster: could not advertise the leader URL');
@@ -435,7 +356,10 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       rt.removeAllListeners('fatal');
       rt.on('fatal', () => {});
       // Pending commits are still fenced; close() stops the timers and lets them finish or fail.
-      void rt.close().catch(() => {});
+      // Those that finish are durable and still reach the feed; the rebuild waits for the rest.
+      const off = this.offRuntimeFeed ?? (() => {});
+      this.offRuntimeFeed = undefined;
+      this.closingRuntime = { done: rt.close().catch(() => {}), off };
     }
     if (wasLeader) void this.lock.release();
     void this.unlisten?.().catch(() => {});
@@ -447,7 +371,25 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   private async rebuild(): Promise<void> {
     const { store, log } = this.deps;
     if (!(await store.ping())) return;
-    const rec = await recoverState(this.deps);
+    // Commits of the old runtime still finishing reach the feed, for a bounded time (a close can
+    // hang on an unreachable database); one that lands after the detach is followed instead.
+    const closing = this.closingRuntime;
+    if (closing !== undefined) {
+      await Promise.race([closing.done, new Promise((r) => setTimeout(r, 2000).unref())]);
+      closing.off();
+      this.closingRuntime = undefined;
+    }
+    // The stream continues without a gap when the state is rebuilt at the seq it has released;
+    // the journal after that is then applied by following, which feeds it (docs/cluster.md).
+    const at = this.feed.committedSeq;
+    let rec = this.feed.listening
+      ? await recoverState(this.deps.store, at).catch(() => undefined)
+      : undefined;
+    if (rec !== undefined && rec.lastSeq === at) this.feed.rewind(at, true);
+    else {
+      rec = await recoverState(this.deps.store);
+      this.feed.rewind(rec.lastSeq, false);
+    }
     this.exchange = rec.machine;
     this.lastTs = rec.lastTs;
     this.snapshotSeq = rec.snapshotSeq;
@@ -529,29 +471,11 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
       const rows = await readJournal<Command>(this.deps.store, ex.lastSeq, FOLLOW_PAGE);
       this.storeOk = true;
       if (ex !== this.exchange) return; // rebuilt meanwhile
-      for (const row of rows) {
-        if (row.seq !== ex.lastSeq + 1) {
-          this.stepDown(
-            'journal gap',
-            new RecoveryError(`journal gap: seq ${row.seq} follows ${ex.lastSeq}`),
-          );
-          return;
-        }
-        let r: CommandResult;
-        try {
-          r = ex.apply(row.cmd);
-        } catch (err) {
-          this.stepDown('journaled command threw on a replica', err);
-          return;
-        }
-        if (!r.ok) {
-          this.stepDown(
-            'journaled command rejected on a replica',
-            new RecoveryError(`seq ${row.seq} (${row.cmd.type}) rejected: ${r.code}`),
-          );
-          return;
-        }
-        this.lastTs = row.ts;
+      const out = applyFollowedRows(ex, rows, this.feed);
+      if (out.lastTs !== undefined) this.lastTs = out.lastTs;
+      if (!out.ok) {
+        this.stepDown(out.reason, out.err);
+        return;
       }
       const applied = ex.lastSeq;
       if (applied > this.knownTail) this.knownTail = applied;
@@ -563,31 +487,9 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
 
   /** Reads who leads now and where to forward commands. */
   async readLeader(): Promise<void> {
-    const r = await this.deps.store.query<{ url: string | null; epoch: number }>(
-      'SELECT url, epoch FROM cluster_leader WHERE id = 1',
-    );
-    const row = r.rows[0];
+    const row = await readLeaderRow(this.deps.store);
     if (this.mode === 'leader') return;
-    this.leaderUrl = row?.url ?? undefined;
-    this.epoch = row === undefined ? 0 : Number(row.epoch);
+    this.leaderUrl = row.url;
+    this.epoch = row.epoch;
   }
-}
-
-async function recoverState(deps: ClusterNodeDeps): Promise<RecoveryResult<Exchange>> {
-  return recover<Command, CommandResult, Exchange>(deps.store, () => new Exchange(), {
-    isAccepted: (r) => r.ok,
-  });
-}
-
-/** A command that could not be made durable answers 503 (outcome unknown, like a lost connection). */
-function unavailable(err: unknown): unknown {
-  if (err instanceof SequencerStoppedError) {
-    return new ApiError(
-      'SERVICE_UNAVAILABLE',
-      'The journal could not be written (the database is unreachable or this process lost the leadership); the command may or may not have been recorded: retry with the same clientOrderId',
-      undefined,
-      { 'retry-after': '1' },
-    );
-  }
-  return err;
 }

@@ -49,3 +49,33 @@ export async function disableViewerClient(auth: AuthService): Promise<void> {
   const existing = auth.listClients().find((c) => c.clientId === VIEWER_CLIENT_ID);
   if (existing?.status === 'active') await auth.setClientStatus(VIEWER_CLIENT_ID, 'disabled');
 }
+
+interface SqlStore {
+  query<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+}
+
+/**
+ * Publishes the credentials the writer set (or none) in the store, where every process of a
+ * PostgreSQL deployment reads them (docs/cluster.md "The browser UI on every process").
+ */
+export async function publishViewer(store: SqlStore, viewer: ViewerCredentials | undefined): Promise<void> {
+  if (viewer === undefined) {
+    await store.query('DELETE FROM ui_viewer');
+    return;
+  }
+  await store.query(
+    `INSERT INTO ui_viewer (id, client_id, client_secret, updated_at) VALUES (1, $1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET client_id = EXCLUDED.client_id, client_secret = EXCLUDED.client_secret,
+       updated_at = EXCLUDED.updated_at`,
+    [viewer.clientId, viewer.clientSecret, Date.now()],
+  );
+}
+
+/** The credentials the writer published, if any. */
+export async function readPublishedViewer(store: SqlStore): Promise<ViewerCredentials | undefined> {
+  const r = await store.query<{ client_id: string; client_secret: string }>(
+    'SELECT client_id, client_secret FROM ui_viewer WHERE id = 1',
+  );
+  const row = r.rows[0];
+  return row === undefined ? undefined : { clientId: row.client_id, clientSecret: row.client_secret };
+}

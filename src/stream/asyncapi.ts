@@ -1,7 +1,7 @@
 // The AsyncAPI 3.0 document of /tape (served at /asyncapi.json), generated from the message schemas
-// the code sends (messages.ts), so the document and the wire share one definition.
+// the code sends (message-schemas.ts, checked against the frames messages.ts builds by the AsyncAPI test).
 
-import { clientMessages, schemas, serverMessages } from './messages.ts';
+import { clientMessages, schemas, serverMessages } from './message-schemas.ts';
 
 export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
   const u = new URL(baseUrl);

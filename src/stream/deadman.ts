@@ -26,6 +26,11 @@ export interface DeadmanDeps {
   onFire?: (reason: DeadmanReport['reason'], lateMs: number) => void;
   /** Where armed countdowns persist across restarts (the store's stream_deadman table). */
   persist?: DeadmanPersistence;
+  /**
+   * A process that does not write (a PostgreSQL replica) has the writer fire a cancel-on-disconnect:
+   * returns its report, or undefined when this process writes itself (docs/cluster.md "Streams").
+   */
+  remote?: (accountId: Id, reason: DeadmanReport['reason']) => Promise<DeadmanReport> | undefined;
 }
 
 export interface DeadmanPersistence {
@@ -155,21 +160,30 @@ export class DeadmanSwitch {
     }
     const at = this.now();
     if (deadline !== undefined) this.deps.onFire?.(reason, at - deadline);
+    const remote = this.deps.remote?.(accountId, reason);
+    if (remote !== undefined) {
+      const report = await remote.catch(() => emptyReport(reason, at));
+      this.deps.report?.(accountId, envelope('deadman', report));
+      return report;
+    }
     const pending = this.deps.submit({ type: 'CancelOrders', accountId, scope: 'all' });
     const seq = this.deps.appliedSeq();
     let report: DeadmanReport;
+    let decided = true;
     try {
       const r = await pending;
       const canceled = r.ok ? r.events.filter((e) => e.kind === 'OrderCanceled').length : 0;
       report = { reason, canceled, journalSeq: r.ok ? seq : null, at: isoMillis(at) };
     } catch {
-      // The sequencer stopped: the outcome is unknown until the restart replays the journal.
+      // The sequencer stopped: the outcome is unknown until the journal is read again.
       report = { reason, canceled: 0, journalSeq: null, at: isoMillis(at) };
+      decided = false;
     }
     // The cancel is durable: forget the stored countdown. A crash between the two leaves the row,
     // and the restart sends a second CancelOrders, which finds nothing left to cancel
-    // (docs/stream.md: one cancelling command in effect).
-    if (reason === 'timeout') await this.deps.persist?.remove(accountId).catch(() => {});
+    // (docs/stream.md: one cancelling command in effect). When the outcome is unknown (this process
+    // lost the database or the leadership) the row stays, so the next writer fires it again.
+    if (reason === 'timeout' && decided) await this.deps.persist?.remove(accountId).catch(() => {});
     this.fired.set(accountId, report);
     this.deps.report?.(accountId, envelope('deadman', report));
     return report;

@@ -10,22 +10,19 @@
 // same book `seq`. When the book has applied-but-not-yet-durable changes, the snapshot is held until
 // the commit of its seq releases it, so it never shows a state the journal might lose.
 
-import type { Scope } from '../auth/scopes.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
-import { CURRENCIES, type Currency, type Id } from '../exchange/types.ts';
+import type { Currency, Id } from '../exchange/types.ts';
 import { bookToWire } from '../http/wire/book.ts';
 import { isoMillis } from '../http/wire/names.ts';
+import { parseClientMessage } from './client-message.ts';
+import { type BookSub, Connection, type Global, type Principalish, type StreamSocket } from './connection.ts';
 import { type BookGroup, bookKey, type CommandFrames } from './frames.ts';
 import { StreamLog } from './log.ts';
 import { type BookSnapshot, envelope, errorFrame, type StreamErrorCode } from './messages.ts';
+import { Subscriptions } from './subscriptions.ts';
 
-/** What the hub needs of a WebSocket. */
-export interface StreamSocket {
-  send(frame: string): void;
-  /** Bytes accepted by send() and not yet handed to the kernel. */
-  readonly bufferedAmount: number;
-  close(code: number, reason: string): void;
-}
+// The hub's API speaks of connections, sockets and principals (connection.ts).
+export { Connection, type Principalish, type StreamSocket };
 
 export interface HubOptions {
   reader: () => ExchangeReader;
@@ -43,6 +40,9 @@ export interface HubOptions {
   onResync?: (channel: 'book' | 'tape' | 'lifecycle' | 'private') => void;
 }
 
+/** Close code when the stream's state was rebuilt without continuity (RFC 6455 registry: Service Restart). */
+export const STREAM_RESET_CLOSE = 1012;
+
 export const STREAM_DEFAULTS = {
   maxBufferBytes: 1 << 20,
   retainFrames: 100_000,
@@ -52,66 +52,7 @@ export const STREAM_DEFAULTS = {
   maxSubscriptions: 256,
 } as const;
 
-export interface Principalish {
-  accountId: Id | null;
-  scopes: ReadonlySet<Scope>;
-}
-
-interface BookSub {
-  conn: Connection;
-  key: string;
-  marketId: Id;
-  currency: Currency;
-  /** Last book seq delivered (or covered by the snapshot). */
-  seq: number;
-  /** A snapshot waiting for the commit of its seq. */
-  held?: { seq: number; frame: string };
-}
-
-type Global = 'tape' | 'lifecycle' | 'private';
-
-const CHANNEL_MAX = 64;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** One client connection's subscriptions. */
-export class Connection {
-  readonly books = new Map<string, BookSub>();
-  tape = false;
-  lifecycle = false;
-  private_ = false;
-  /** Last journal seq delivered per global channel (for heartbeats and resync). */
-  readonly globalSeq: Record<Global, number> = { tape: 0, lifecycle: 0, private: 0 };
-  closed = false;
-
-  constructor(
-    readonly hub: StreamHub,
-    readonly socket: StreamSocket,
-    readonly principal: Principalish,
-  ) {}
-
-  /** A client text frame. Never throws: bad input answers an error frame. */
-  message(raw: string): void {
-    this.hub.handle(this, raw);
-  }
-
-  /** The socket closed: forget every subscription. */
-  close(): void {
-    this.hub.disconnect(this);
-  }
-
-  /** Sends regardless of the buffer (acks, errors, resync notices: small and bounded in count). */
-  sendControl(frame: string): void {
-    if (!this.closed) this.socket.send(frame);
-  }
-
-  /** Sends a data frame, or false when it would take the buffer past its bound. */
-  trySend(frame: string, bound: number): boolean {
-    if (this.closed) return true;
-    if (this.socket.bufferedAmount + frame.length > bound) return false;
-    this.socket.send(frame);
-    return true;
-  }
-}
 
 export class StreamHub {
   private readonly reader: () => ExchangeReader;
@@ -124,16 +65,18 @@ export class StreamHub {
   private readonly bookLogs = new Map<string, StreamLog>();
   /** Book seq of applied (not necessarily released) groups, for books with pending groups. */
   private readonly appliedBookSeq = new Map<string, number>();
-  private readonly tapeLog: StreamLog;
-  private readonly lifecycleLog: StreamLog;
+  private tapeLog: StreamLog;
+  private lifecycleLog: StreamLog;
   private readonly privateLogs = new Map<Id, StreamLog>();
-  private readonly startSeq: number;
+  private startSeq: number;
   private releasedJournalSeq: number;
-  private readonly bookSubs = new Map<string, Set<BookSub>>();
-  private readonly tapeConns = new Set<Connection>();
-  private readonly lifecycleConns = new Set<Connection>();
-  private readonly privateConns = new Map<Id, Set<Connection>>();
-  readonly connections = new Set<Connection>();
+  /** Journal seq of the last command whose frames arrived (released or pending). */
+  private appliedJournalSeq: number;
+  private readonly subs = new Subscriptions();
+  /** Open connections (metrics, tests). */
+  get connections(): ReadonlySet<Connection> {
+    return this.subs.connections;
+  }
   private timer: NodeJS.Timeout | undefined;
   /** Frames sent, for the bench and metrics. */
   delivered = 0;
@@ -152,6 +95,7 @@ export class StreamHub {
     };
     this.startSeq = o.startSeq;
     this.releasedJournalSeq = o.startSeq;
+    this.appliedJournalSeq = o.startSeq;
     this.tapeLog = new StreamLog(o.startSeq, this.opts.retainFrames, this.opts.retainMs);
     this.lifecycleLog = new StreamLog(o.startSeq, this.opts.retainFrames, this.opts.retainMs);
   }
@@ -160,6 +104,9 @@ export class StreamHub {
 
   /** An accepted command's frames, built right after apply; held until committed(). */
   applied(frames: CommandFrames): void {
+    // A command is fed once; a second report of a seq (a feed re-wired at promotion) is ignored.
+    if (frames.journalSeq <= this.appliedJournalSeq) return;
+    this.appliedJournalSeq = frames.journalSeq;
     this.pending.push(frames);
     for (const g of frames.books) {
       this.appliedBookSeq.set(g.key, g.seq);
@@ -188,6 +135,39 @@ export class StreamHub {
       this.pendingHead = 0;
     }
     if (lastSeq > this.releasedJournalSeq) this.releasedJournalSeq = lastSeq;
+    if (lastSeq > this.appliedJournalSeq) this.appliedJournalSeq = lastSeq;
+  }
+
+  /**
+   * The state feeding the hub was rebuilt from the store at journal seq `seq` (a process that lost
+   * PostgreSQL, docs/cluster.md). Continuous (`seq` is the released seq): only frames of commands
+   * that never became durable are dropped, and subscriptions go on. Otherwise the commands between
+   * the released seq and `seq` never produced frames: every connection is closed with 1012 and
+   * retention starts over at `seq`, so a client reconnects and resumes by seq (with a reset where
+   * the window is gone) instead of missing them silently.
+   */
+  rewind(seq: number, continuous: boolean): void {
+    this.pending = [];
+    this.pendingHead = 0;
+    this.appliedBookSeq.clear();
+    this.appliedJournalSeq = seq;
+    if (continuous && seq === this.releasedJournalSeq) {
+      // A held snapshot was read from a state that included the dropped commands.
+      for (const subs of this.subs.books.values()) {
+        for (const s of [...subs]) if (s.held !== undefined) this.resyncBook(s);
+      }
+      return;
+    }
+    for (const c of [...this.subs.connections]) {
+      this.disconnect(c);
+      c.socket.close(STREAM_RESET_CLOSE, 'stream state rebuilt: reconnect and resume by seq');
+    }
+    this.bookLogs.clear();
+    this.privateLogs.clear();
+    this.startSeq = seq;
+    this.releasedJournalSeq = seq;
+    this.tapeLog = new StreamLog(seq, this.opts.retainFrames, this.opts.retainMs);
+    this.lifecycleLog = new StreamLog(seq, this.opts.retainFrames, this.opts.retainMs);
   }
 
   private release(f: CommandFrames, now: number): void {
@@ -195,7 +175,7 @@ export class StreamHub {
     // Lifecycle first: a go-live's EVENT_GOLIVE ticks precede its drain's CANCEL ticks.
     if (f.lifecycle.length > 0) {
       this.lifecycleLog.append({ seq: j, journalSeq: j, ts: now, frames: f.lifecycle }, now);
-      for (const c of this.lifecycleConns) this.sendGlobal(c, 'lifecycle', f.lifecycle, j);
+      for (const c of this.subs.lifecycle) this.sendGlobal(c, 'lifecycle', f.lifecycle, j);
     }
     if (f.books.length > 0) {
       const tapeFrames: string[] = [];
@@ -204,7 +184,7 @@ export class StreamHub {
         for (const fr of g.frames) tapeFrames.push(fr);
       }
       this.tapeLog.append({ seq: j, journalSeq: j, ts: now, frames: tapeFrames }, now);
-      for (const c of this.tapeConns) this.sendGlobal(c, 'tape', tapeFrames, j);
+      for (const c of this.subs.tape) this.sendGlobal(c, 'tape', tapeFrames, j);
     }
     for (const [account, frames] of f.private) {
       let log = this.privateLogs.get(account);
@@ -213,7 +193,7 @@ export class StreamHub {
         this.privateLogs.set(account, log);
       }
       log.append({ seq: j, journalSeq: j, ts: now, frames }, now);
-      const conns = this.privateConns.get(account);
+      const conns = this.subs.private.get(account);
       if (conns !== undefined) for (const c of conns) this.sendGlobal(c, 'private', frames, j);
     }
   }
@@ -222,7 +202,7 @@ export class StreamHub {
     const log = this.bookLogs.get(g.key)!;
     log.append({ seq: g.seq, journalSeq, ts: now, frames: g.frames }, now);
     if (this.appliedBookSeq.get(g.key) === g.seq) this.appliedBookSeq.delete(g.key);
-    const subs = this.bookSubs.get(g.key);
+    const subs = this.subs.books.get(g.key);
     if (subs === undefined) return;
     for (const s of subs) {
       if (s.held !== undefined) {
@@ -267,7 +247,7 @@ export class StreamHub {
 
   /** The consumer fell behind on a book: say where to resume and drop the subscription. */
   private resyncBook(s: BookSub): void {
-    this.dropBook(s);
+    this.subs.dropBook(s);
     s.conn.sendControl(
       envelope('resync_required', { channel: s.marketId, currency: s.currency, fromSeq: s.seq }),
     );
@@ -275,7 +255,7 @@ export class StreamHub {
   }
 
   private resyncGlobal(c: Connection, ch: Global): void {
-    this.dropGlobal(c, ch);
+    this.subs.dropGlobal(c, ch);
     c.sendControl(envelope('resync_required', { channel: ch, fromSeq: c.globalSeq[ch] }));
     this.onResync?.(ch);
   }
@@ -284,10 +264,10 @@ export class StreamHub {
 
   connect(socket: StreamSocket, principal: Principalish): Connection {
     const c = new Connection(this, socket, principal);
-    this.connections.add(c);
+    this.subs.connections.add(c);
     // The private channel is automatic for a token that may read its account.
     if (principal.accountId !== null && principal.scopes.has('read:trader')) {
-      this.addPrivate(c, principal.accountId);
+      this.subs.addGlobal(c, 'private');
       c.globalSeq.private = this.releasedJournalSeq;
     }
     return c;
@@ -296,102 +276,18 @@ export class StreamHub {
   disconnect(c: Connection): void {
     if (c.closed) return;
     c.closed = true;
-    for (const s of [...c.books.values()]) this.dropBook(s);
-    this.dropGlobal(c, 'tape');
-    this.dropGlobal(c, 'lifecycle');
-    this.dropGlobal(c, 'private');
-    this.connections.delete(c);
-  }
-
-  private addPrivate(c: Connection, accountId: Id): void {
-    c.private_ = true;
-    let set = this.privateConns.get(accountId);
-    if (set === undefined) {
-      set = new Set();
-      this.privateConns.set(accountId, set);
-    }
-    set.add(c);
-  }
-
-  private dropBook(s: BookSub): void {
-    s.conn.books.delete(s.key);
-    const subs = this.bookSubs.get(s.key);
-    if (subs !== undefined) {
-      subs.delete(s);
-      if (subs.size === 0) this.bookSubs.delete(s.key);
-    }
-  }
-
-  private dropGlobal(c: Connection, ch: Global): void {
-    if (ch === 'tape') {
-      c.tape = false;
-      this.tapeConns.delete(c);
-    } else if (ch === 'lifecycle') {
-      c.lifecycle = false;
-      this.lifecycleConns.delete(c);
-    } else {
-      c.private_ = false;
-      const a = c.principal.accountId;
-      const set = a === null ? undefined : this.privateConns.get(a);
-      if (set !== undefined) {
-        set.delete(c);
-        if (set.size === 0) this.privateConns.delete(a!);
-      }
-    }
-  }
-
-  private subscriptionCount(c: Connection): number {
-    return c.books.size + (c.tape ? 1 : 0) + (c.lifecycle ? 1 : 0);
+    this.subs.dropAll(c);
   }
 
   // ---------------------------------------------------------------- client messages
 
   /** Parses and acts on one client frame; bad input answers an error frame, never throws. */
   handle(c: Connection, raw: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(raw);
-    } catch {
-      c.sendControl(errorFrame('BAD_JSON', 'Frames must be JSON text'));
-      return;
-    }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-      c.sendControl(errorFrame('BAD_MESSAGE', 'A message is an object {"event": …, "data": …}'));
-      return;
-    }
-    const m = msg as { event?: unknown; data?: unknown; currency?: unknown; fromSeq?: unknown };
-    if (m.event === 'cancel_on_disconnect') {
-      this.onCancelOnDisconnect?.(c, m.data);
-      return;
-    }
-    if (m.event !== 'subscribe' && m.event !== 'unsubscribe') {
-      c.sendControl(
-        errorFrame('UNKNOWN_EVENT', 'event must be "subscribe", "unsubscribe" or "cancel_on_disconnect"'),
-      );
-      return;
-    }
-    if (typeof m.data !== 'string' || m.data.length === 0 || m.data.length > CHANNEL_MAX) {
-      c.sendControl(errorFrame('BAD_MESSAGE', 'data must be a channel name'));
-      return;
-    }
-    let currency: Currency = 'CASH';
-    if (m.currency !== undefined) {
-      if (!CURRENCIES.includes(m.currency as Currency)) {
-        c.sendControl(errorFrame('BAD_MESSAGE', 'currency must be CASH or COIN'));
-        return;
-      }
-      currency = m.currency as Currency;
-    }
-    let fromSeq: number | undefined;
-    if (m.fromSeq !== undefined) {
-      if (typeof m.fromSeq !== 'number' || !Number.isSafeInteger(m.fromSeq) || m.fromSeq < 0) {
-        c.sendControl(errorFrame('BAD_MESSAGE', 'fromSeq must be a non-negative integer'));
-        return;
-      }
-      fromSeq = m.fromSeq;
-    }
-    if (m.event === 'subscribe') this.subscribe(c, m.data, currency, fromSeq);
-    else this.unsubscribe(c, m.data, currency);
+    const m = parseClientMessage(raw);
+    if (m.kind === 'error') c.sendControl(errorFrame(m.code, m.message));
+    else if (m.kind === 'cancel_on_disconnect') this.onCancelOnDisconnect?.(c, m.data);
+    else if (m.kind === 'subscribe') this.subscribe(c, m.channel, m.currency, m.fromSeq);
+    else this.unsubscribe(c, m.channel, m.currency);
   }
 
   /** Set by the dead-man switch (tape.ts): `{"event":"cancel_on_disconnect","data":true|false}`. */
@@ -416,7 +312,7 @@ export class StreamHub {
       return;
     }
     if (channel === 'tape' || channel === 'lifecycle') {
-      if (!c.tape && !c.lifecycle && this.subscriptionCount(c) >= this.opts.maxSubscriptions) {
+      if (!c.tape && !c.lifecycle && this.subs.count(c) >= this.opts.maxSubscriptions) {
         this.refuse(
           c,
           'TOO_MANY_SUBSCRIPTIONS',
@@ -435,8 +331,8 @@ export class StreamHub {
     }
     const key = bookKey(m.id, currency);
     const existing = c.books.get(key);
-    if (existing !== undefined) this.dropBook(existing);
-    else if (this.subscriptionCount(c) >= this.opts.maxSubscriptions) {
+    if (existing !== undefined) this.subs.dropBook(existing);
+    else if (this.subs.count(c) >= this.opts.maxSubscriptions) {
       this.refuse(
         c,
         'TOO_MANY_SUBSCRIPTIONS',
@@ -445,13 +341,7 @@ export class StreamHub {
       return;
     }
     const s: BookSub = { conn: c, key, marketId: m.id, currency, seq: 0 };
-    c.books.set(key, s);
-    let set = this.bookSubs.get(key);
-    if (set === undefined) {
-      set = new Set();
-      this.bookSubs.set(key, set);
-    }
-    set.add(s);
+    this.subs.addBook(s);
     const log = this.bookLogs.get(key);
     const released = log?.lastSeq ?? r.bookSeq(m.id, currency);
     const pendingSeq = this.appliedBookSeq.get(key);
@@ -494,13 +384,7 @@ export class StreamHub {
     fromSeq: number | undefined,
     log: StreamLog | undefined,
   ): void {
-    if (ch === 'tape') {
-      c.tape = true;
-      this.tapeConns.add(c);
-    } else if (ch === 'lifecycle') {
-      c.lifecycle = true;
-      this.lifecycleConns.add(c);
-    } else this.addPrivate(c, c.principal.accountId!);
+    this.subs.addGlobal(c, ch);
     c.globalSeq[ch] = this.releasedJournalSeq;
     if (fromSeq === undefined) {
       c.sendControl(envelope('subscribed', { channel: ch, replayed: 0 }));
@@ -535,7 +419,7 @@ export class StreamHub {
         this.refuse(c, 'NOT_SUBSCRIBED', `Not subscribed to ${channel}`);
         return;
       }
-      this.dropGlobal(c, channel);
+      this.subs.dropGlobal(c, channel);
       c.sendControl(envelope('unsubscribed', { channel }));
       return;
     }
@@ -544,7 +428,7 @@ export class StreamHub {
       this.refuse(c, 'NOT_SUBSCRIBED', `Not subscribed to ${channel} ${currency}`);
       return;
     }
-    this.dropBook(s);
+    this.subs.dropBook(s);
     c.sendControl(envelope('unsubscribed', { channel: s.marketId, currency }));
   }
 
@@ -556,7 +440,7 @@ export class StreamHub {
     const ts = isoMillis(now);
     this.tapeLog.evict(now);
     this.lifecycleLog.evict(now);
-    for (const c of this.connections) {
+    for (const c of this.subs.connections) {
       for (const s of c.books.values()) {
         if (s.held !== undefined) continue;
         c.sendControl(envelope('heartbeat', { channel: s.marketId, currency: s.currency, seq: s.seq, ts }));
@@ -583,7 +467,7 @@ export class StreamHub {
 
   /** Sends a frame to every private-channel connection of an account (dead-man reports). */
   sendPrivate(accountId: Id, frame: string): void {
-    const set = this.privateConns.get(accountId);
+    const set = this.subs.private.get(accountId);
     if (set !== undefined) for (const c of set) c.sendControl(frame);
   }
 

@@ -7,7 +7,7 @@ import { Parser } from '@asyncapi/parser';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { asyncApiDocument } from '../../src/stream/asyncapi.ts';
-import { schemas, serverMessages } from '../../src/stream/messages.ts';
+import { schemas, serverMessages } from '../../src/stream/message-schemas.ts';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
   AjvModule) as typeof AjvModule.default;

@@ -7,6 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseSchedule } from '../../catalog/import.ts';
+import { fenceOutLeader } from '../../cluster/leader-row.ts';
 import { openJournal } from '../../journal/open-journal.ts';
 import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
@@ -28,6 +29,9 @@ async function withRuntime<T>(ctx: CliContext, fn: (rt: ExchangeRuntime) => Prom
     throw err;
   }
   try {
+    // On PostgreSQL the lock alone does not fence out a leader whose lock session died unnoticed:
+    // bump the epoch as a promotion does, so its commits fail before ours (docs/cluster.md).
+    if (store.kind === 'postgres') await fenceOutLeader(store, `cli-${process.pid}`);
     const config = ctx.config();
     const journal = await openJournal(config, store);
     const rt = await ExchangeRuntime.open({ config, store, log: quietLog, journal });

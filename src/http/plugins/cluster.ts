@@ -6,12 +6,17 @@
 // - on a process that does not lead, commands (every method but GET/HEAD/OPTIONS, except the few
 //   POSTs that only read) are forwarded to the leader and its answer relayed unchanged; 503 with
 //   Retry-After when no leader is known or reachable. Forwarding happens in onRequest, before the
-//   body is parsed: the raw bytes go to the leader as they came.
+//   body is parsed: the raw bytes go to the leader as they came;
+// - a request a peer forwarded (x-tickbook-forwarded with a valid x-tickbook-peer proof) is
+//   answered as if from the client's address the peer saw (the last x-forwarded-for entry), so the
+//   leader's throttles count clients, not replicas; from anyone else the header changes nothing.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClusterNode } from '../../cluster/node.ts';
+import { PEER_HEADER } from '../../cluster/peer.ts';
 import type { Config } from '../../config.ts';
 import { envelope } from '../../errors.ts';
+import type { DeadmanReport } from '../../stream/messages.ts';
 
 export const SEQ_HEADER = 'x-tickbook-seq';
 export const MIN_SEQ_HEADER = 'x-tickbook-min-seq';
@@ -57,9 +62,24 @@ function unavailable(reply: FastifyReply, message: string, retryAfter = 1): Fast
     .send(envelope(503, 'SERVICE_UNAVAILABLE', message));
 }
 
+/** The client address a peer forwarded, when the request proves it comes from a peer. */
+export function peerForwardedAddress(request: FastifyRequest, node: ClusterNode): string | undefined {
+  const h = request.headers;
+  if (!node.peer.verify(h[PEER_HEADER], h[FORWARDED_HEADER], h['x-request-id'])) return undefined;
+  const xff = h['x-forwarded-for'];
+  // The peer appended the address it saw last; earlier entries came from the client, unchecked.
+  const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').pop()?.trim();
+  return last === undefined || last === '' ? undefined : last;
+}
+
 /** Root hooks; call before the feature routes are registered. */
 export function registerClusterHooks(app: FastifyInstance, node: ClusterNode, config: Config): void {
   app.addHook('onRequest', async (request, reply) => {
+    if (request.headers[FORWARDED_HEADER] !== undefined) {
+      const ip = peerForwardedAddress(request, node);
+      // request.ip is a getter on Fastify's prototype: an own property shadows it for this request.
+      if (ip !== undefined) Object.defineProperty(request, 'ip', { value: ip, enumerable: true });
+    }
     const raw = request.headers[MIN_SEQ_HEADER];
     if (raw !== undefined) {
       const v = Array.isArray(raw) ? raw[0] : raw;
@@ -139,6 +159,7 @@ async function forward(
   }
   headers.set('x-request-id', request.id);
   headers.set(FORWARDED_HEADER, config.nodeName);
+  headers.set(PEER_HEADER, node.peer.sign(config.nodeName, request.id));
   const xff = request.headers['x-forwarded-for'];
   headers.set('x-forwarded-for', xff ? `${String(xff)}, ${request.ip}` : request.ip);
   let res: Response;
@@ -173,9 +194,75 @@ async function forward(
   return reply.send(answer);
 }
 
-/** GET /admin/v1/cluster: this process's role, seq, state hash and lag (admin scope). */
-export async function clusterRoutes(app: FastifyInstance, opts: { node: ClusterNode; config: Config }) {
+/** Where a replica asks the leader to fire a cancel-on-disconnect (peers only). */
+export const PEER_CANCEL_PATH = '/cluster/v1/cancel-on-disconnect';
+
+/**
+ * A replica's cancel-on-disconnect (docs/cluster.md "Streams"): the leader fires it (one
+ * CancelOrders through its sequencer) and answers the report. Unknown outcome when the leader
+ * cannot be reached: the report then says journalSeq null, like a stopped sequencer's.
+ */
+export async function cancelOnDisconnectAtLeader(
+  node: ClusterNode,
+  config: Config,
+  accountId: string,
+): Promise<DeadmanReport> {
+  const requestId = `cod-${config.nodeName}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const res = await fetch(node.leaderUrl + PEER_CANCEL_PATH, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+      [FORWARDED_HEADER]: config.nodeName,
+      [PEER_HEADER]: node.peer.sign(config.nodeName, requestId),
+    },
+    body: JSON.stringify({ accountId }),
+    signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+  });
+  if (res.status !== 200) throw new Error(`the leader answered ${res.status}`);
+  return (await res.json()) as DeadmanReport;
+}
+
+export interface ClusterRoutesOptions {
+  node: ClusterNode;
+  config: Config;
+  /** Fires a cancel-on-disconnect a replica reports (the leader's dead-man switch). */
+  cancelOnDisconnect?: (accountId: string) => Promise<DeadmanReport>;
+}
+
+/**
+ * GET /admin/v1/cluster: this process's role, seq, state hash and lag (admin scope); and the
+ * peers-only endpoint a replica's cancel-on-disconnect goes to.
+ */
+export async function clusterRoutes(app: FastifyInstance, opts: ClusterRoutesOptions) {
   const { node, config } = opts;
+  const fire = opts.cancelOnDisconnect;
+  if (fire !== undefined) {
+    app.post<{ Body: { accountId: string } }>(
+      PEER_CANCEL_PATH,
+      {
+        schema: {
+          hide: true,
+          body: {
+            type: 'object',
+            required: ['accountId'],
+            additionalProperties: false,
+            properties: { accountId: { type: 'string', minLength: 1, maxLength: 64 } },
+          },
+        },
+      },
+      async (request, reply) => {
+        const h = request.headers;
+        if (!node.peer.verify(h[PEER_HEADER], h[FORWARDED_HEADER], h['x-request-id'])) {
+          return reply
+            .code(403)
+            .type('application/json; charset=utf-8')
+            .send(envelope(403, 'INSUFFICIENT_SCOPE', 'Only a process of this cluster may call this'));
+        }
+        return fire(request.body.accountId);
+      },
+    );
+  }
   app.get(
     '/admin/v1/cluster',
     {

@@ -1,0 +1,354 @@
+// The JSON Schemas of the stream's frames (docs/stream.md), by AsyncAPI message name: what
+// asyncapi.ts publishes at /asyncapi.json and the OpenAPI document reuses. The types and builders of
+// the same frames are in messages.ts; test/stream/asyncapi.test.ts validates real frames against
+// these schemas, so the two cannot drift apart.
+
+import { LIFECYCLE_TYPES } from './messages.ts';
+
+const uuid = { type: 'string', format: 'uuid' } as const;
+const currencySchema = { type: 'string', enum: ['CASH', 'COIN'] } as const;
+const isoTime = { type: 'string', format: 'date-time' } as const;
+const nonNegInt = { type: 'integer', minimum: 0 } as const;
+
+export const schemas = {
+  TickMarket: {
+    type: 'object',
+    required: ['id', 'description', 'status', 'type', 'volume'],
+    properties: {
+      id: uuid,
+      description: { type: 'string' },
+      status: { type: 'string', enum: ['OPEN', 'CLOSED', 'SETTLED'] },
+      type: { type: 'string' },
+      strike: { type: 'number' },
+      volume: nonNegInt,
+    },
+  },
+  TickOrder: {
+    type: 'object',
+    required: [
+      'id',
+      'price',
+      'qty',
+      'originalQty',
+      'currency',
+      'marketId',
+      'outcomeId',
+      'status',
+      'created_at',
+    ],
+    properties: {
+      id: uuid,
+      price: { type: 'number' },
+      qty: nonNegInt,
+      originalQty: nonNegInt,
+      currency: currencySchema,
+      marketId: uuid,
+      outcomeId: uuid,
+      status: { type: 'string', enum: ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] },
+      created_at: isoTime,
+    },
+  },
+  TickFill: {
+    type: 'object',
+    required: ['id', 'orderId', 'price', 'qty', 'isWash', 'isTaker', 'marketId', 'outcomeId'],
+    properties: {
+      id: { type: 'string' },
+      orderId: uuid,
+      price: { type: 'number' },
+      qty: nonNegInt,
+      isWash: { type: 'boolean' },
+      isTaker: { type: 'boolean' },
+      marketId: uuid,
+      outcomeId: uuid,
+    },
+  },
+} as const;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Every server → client message, by AsyncAPI message name. */
+export const serverMessages: Record<string, { summary: string; payload: object }> = {
+  bookTick: {
+    summary: 'A book change (bare frame). PLACE: placed or (partially) filled; CANCEL: cancelled.',
+    payload: {
+      type: 'object',
+      required: ['type', 'order', 'fills', 'market', 'seq', 'journalSeq', 'part', 'parts'],
+      properties: {
+        type: { type: 'string', enum: ['PLACE', 'CANCEL'] },
+        order: ref('TickOrder'),
+        fills: { type: 'array', items: ref('TickFill') },
+        market: ref('TickMarket'),
+        seq: { ...nonNegInt, description: 'Book (market × currency) sequence; the REST book `seq`.' },
+        journalSeq: { ...nonNegInt, description: 'Journal sequence of the command.' },
+        part: { type: 'integer', minimum: 1 },
+        parts: { type: 'integer', minimum: 1 },
+      },
+    },
+  },
+  lifecycleTick: {
+    summary: 'A market or event lifecycle change (bare frame), one per open market for event changes.',
+    payload: {
+      type: 'object',
+      required: ['type', 'market', 'eventId', 'journalSeq'],
+      properties: {
+        type: { type: 'string', enum: [...LIFECYCLE_TYPES] },
+        market: ref('TickMarket'),
+        eventId: uuid,
+        journalSeq: nonNegInt,
+      },
+    },
+  },
+  book: {
+    summary:
+      'Snapshot of one book (market × currency), sent on subscribe; reset=true when a fromSeq was no longer retained.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'book' },
+        data: {
+          type: 'object',
+          required: ['marketId', 'currency', 'bids', 'asks', 'outcomeLadders', 'seq', 'asOf', 'reset'],
+          properties: {
+            marketId: uuid,
+            marketDescription: { type: 'string' },
+            currency: currencySchema,
+            bids: { type: 'array', items: { type: 'object' } },
+            asks: { type: 'array', items: { type: 'object' } },
+            outcomeLadders: { type: 'array', items: { type: 'object' } },
+            seq: nonNegInt,
+            asOf: isoTime,
+            reset: { type: 'boolean' },
+          },
+        },
+      },
+    },
+  },
+  subscribed: {
+    summary: 'Subscription acknowledged.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'subscribed' },
+        data: {
+          type: 'object',
+          required: ['channel'],
+          properties: {
+            channel: { type: 'string' },
+            currency: currencySchema,
+            replayed: nonNegInt,
+          },
+        },
+      },
+    },
+  },
+  unsubscribed: {
+    summary: 'Unsubscription acknowledged.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'unsubscribed' },
+        data: {
+          type: 'object',
+          required: ['channel'],
+          properties: { channel: { type: 'string' }, currency: currencySchema },
+        },
+      },
+    },
+  },
+  heartbeat: {
+    summary: 'Application heartbeat, at least every 5 s per subscribed channel, with its latest seq.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'heartbeat' },
+        data: {
+          type: 'object',
+          required: ['channel', 'ts'],
+          properties: {
+            channel: { type: 'string' },
+            currency: currencySchema,
+            seq: nonNegInt,
+            journalSeq: nonNegInt,
+            ts: isoTime,
+          },
+        },
+      },
+    },
+  },
+  resyncRequired: {
+    summary: 'The send buffer overflowed: the subscription is dropped; resubscribe with fromSeq.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'resync_required' },
+        data: {
+          type: 'object',
+          required: ['channel', 'fromSeq'],
+          properties: { channel: { type: 'string' }, currency: currencySchema, fromSeq: nonNegInt },
+        },
+      },
+    },
+  },
+  error: {
+    summary: 'A client message was refused; nothing changed.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'error' },
+        data: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: { code: { type: 'string' }, message: { type: 'string' } },
+        },
+      },
+    },
+  },
+  fill: {
+    summary: 'Private: a fill of one of your orders.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'fill' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'id',
+            'orderId',
+            'price',
+            'qty',
+            'createdAt',
+            'isWash',
+            'isTaker',
+            'marketId',
+            'outcomeId',
+          ],
+          properties: {
+            id: { type: 'string' },
+            orderId: uuid,
+            price: { type: 'number' },
+            qty: nonNegInt,
+            createdAt: isoTime,
+            isWash: { type: 'boolean' },
+            isTaker: { type: 'boolean' },
+            marketId: uuid,
+            outcomeId: uuid,
+          },
+        },
+      },
+    },
+  },
+  cancel: {
+    summary: 'Private: one of your orders was cancelled.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'cancel' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'id',
+            'outcomeId',
+            'marketId',
+            'price',
+            'qty',
+            'originalQty',
+            'currency',
+            'timestamp',
+            'status',
+          ],
+          properties: {
+            id: uuid,
+            outcomeId: uuid,
+            marketId: uuid,
+            price: { type: 'number' },
+            qty: nonNegInt,
+            originalQty: nonNegInt,
+            currency: currencySchema,
+            timestamp: isoTime,
+            status: { const: 'CANCELLED' },
+            flags: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  place: {
+    summary: 'Private: one of your orders was accepted (the REST order shape).',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'place' },
+        journalSeq: nonNegInt,
+        data: { type: 'object', required: ['id', 'status'] },
+      },
+    },
+  },
+  deadman: {
+    summary: 'Private: the dead-man switch fired and cancelled your resting orders in one command.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'deadman' },
+        data: {
+          type: 'object',
+          required: ['reason', 'canceled', 'journalSeq', 'at'],
+          properties: {
+            reason: { type: 'string', enum: ['disconnect', 'timeout'] },
+            canceled: nonNegInt,
+            journalSeq: { type: ['integer', 'null'] },
+            at: isoTime,
+          },
+        },
+      },
+    },
+  },
+};
+
+/** Every client → server message. */
+export const clientMessages: Record<string, { summary: string; payload: object }> = {
+  subscribe: {
+    summary: 'Subscribe to tape, lifecycle, private or a market id; fromSeq resumes after that seq.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'subscribe' },
+        data: { type: 'string', maxLength: 64 },
+        currency: currencySchema,
+        fromSeq: nonNegInt,
+      },
+    },
+  },
+  unsubscribe: {
+    summary: 'Stop a subscription.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'unsubscribe' },
+        data: { type: 'string', maxLength: 64 },
+        currency: currencySchema,
+      },
+    },
+  },
+  cancelOnDisconnect: {
+    summary: 'Arm (true) or disarm (false) cancel-on-disconnect for this connection (execute:trader).',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: { event: { const: 'cancel_on_disconnect' }, data: { type: 'boolean' } },
+    },
+  },
+};
