@@ -12,7 +12,9 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { finishDocument, SECURITY_OAUTH2, transformRoute } from './http/openapi/document.ts';
+import { requestLoggerFactory } from './http/request-logger.ts';
 import opsRoutes from './http/routes/ops.ts';
+import { buildRequestValidator, REQUEST_AJV_OPTIONS } from './http/validation.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { Store } from './store/types.ts';
 import './http/fastify-types.ts';
@@ -48,10 +50,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const mintRequestId = requestIdMinter();
+  const logger = deps.logger ? undefined : loggerOptions(config.logLevel, deps.logStream);
   const app = Fastify({
-    ...(deps.logger
-      ? { loggerInstance: deps.logger }
-      : { logger: loggerOptions(config.logLevel, deps.logStream) }),
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger }),
+    // request.log is made on first use, not per request (src/http/request-logger.ts); without a
+    // logger Fastify already skips the child.
+    ...(deps.logger || logger ? { childLoggerFactory: requestLoggerFactory } : {}),
     bodyLimit: config.bodyLimit,
     // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
     genReqId: (req) => {
@@ -61,7 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // One access-log line per request instead of Fastify's two (src/http/access-log.ts).
     logController: new AccessLog(),
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    // Request validation (src/http/validation.ts): bodies are validated without type coercion.
+    ajv: { customOptions: REQUEST_AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Parser errors (431, malformed request lines) leave with the envelope too (client-errors.ts).
     clientErrorHandler,

@@ -81,11 +81,24 @@ export class WorkerPoolSigner implements Signer {
   private readonly slots: Slot[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private closed = false;
 
-  constructor(size: number) {
-    // sign() picks among the slots, so the pool must hold at least one.
-    if (!(size >= 1)) throw new RangeError(`a signing pool needs at least one worker, got ${size}`);
-    for (let i = 0; i < size; i++) {
+  /**
+   * The threads start with the first signature, not here: each is a V8 isolate of its own (tens of
+   * MB resident), and a server that signs no token — a replica, an idle demo — never needs them
+   * (docs/packaging.md, "Memory").
+   */
+  constructor(private readonly size: number) {
+    if (!(size >= 1)) throw new RangeError('a signing pool needs at least one thread');
+  }
+
+  /** Threads started so far (0 until the first signature). */
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  private start(): void {
+    for (let i = 0; i < this.size; i++) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       const slot: Slot = { worker, inflight: 0, kids: new Set() };
       worker.on('message', (m: { id: number; sig?: string; error?: string }) => {
@@ -110,8 +123,10 @@ export class WorkerPoolSigner implements Signer {
   }
 
   sign(key: SignerKey, input: string): Promise<string> {
+    if (this.closed) return Promise.reject(new Error('the signing pool is closed'));
+    if (this.slots.length === 0) this.start();
     // Least-loaded worker: keeps both cores busy under bursts without a shared queue.
-    let slot = this.slots[0]!; // the constructor made at least one
+    let slot = this.slots[0]!; // start() made at least one (size ≥ 1)
     for (const s of this.slots) if (s.inflight < slot.inflight) slot = s;
     if (!slot.kids.has(key.kid)) {
       slot.worker.postMessage({ type: 'key', kid: key.kid, alg: key.alg, jwk: key.privateJwk });
@@ -126,6 +141,7 @@ export class WorkerPoolSigner implements Signer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots.length = 0;
   }

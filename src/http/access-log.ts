@@ -6,9 +6,91 @@
 // (docs/bench-read-path.md), so this controller writes one flat line instead — method, URL
 // (secrets in the query masked), status, milliseconds — which is what an operator greps for.
 // Requests that fail with an error are logged at error level with the error, as Fastify does.
+//
+// The line is built here as a string, from the parent logger's own pieces (level prefix, time,
+// bindings, line end) and JSON-escaped values, and written to the logger's stream: byte for byte
+// the line pino would write for `child({ reqId }).info({ method, url, statusCode, ms }, msg)`
+// (test/http/access-log.test.ts compares them), without a per-request child logger
+// (src/http/request-logger.ts) or a pass of the redaction paths over four fields that cannot hold a
+// secret once the URL is masked. Loggers whose lines this could not reproduce (a mixin, a log
+// formatter, hooks, a stream that wants metadata) take pino's path.
 
 import { LogController } from 'fastify';
+import pino from 'pino';
 import { redactUrl } from './logger.ts';
+import { RequestLogger } from './request-logger.ts';
+
+const {
+  lsCacheSym,
+  timeSym,
+  chindingsSym,
+  endSym,
+  streamSym,
+  mixinSym,
+  formattersSym,
+  hooksSym,
+  nestedKeySym,
+  needsMetadataGsym,
+  messageKeySym,
+} = pino.symbols;
+// Not in pino's type declarations, but exported with the others.
+const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym as symbol;
+
+const MSG = 'request completed';
+
+// biome-ignore lint/suspicious/noExplicitAny: pino's internals are reached through its exported symbols
+type Internals = Record<symbol, any>;
+
+interface Writer {
+  write(line: string): unknown;
+}
+
+const plain = new WeakMap<object, boolean>();
+
+/** True when a line built by accessLine is exactly what `log` would write itself. */
+function writesPlainLines(log: object): boolean {
+  let ok = plain.get(log);
+  if (ok === undefined) {
+    const l = log as Internals;
+    const stream = l[streamSym] as (Writer & Internals) | undefined;
+    ok =
+      typeof stream?.write === 'function' &&
+      stream[needsMetadataGsym] !== true &&
+      !l[mixinSym] &&
+      !l[formattersSym]?.log &&
+      !l[hooksSym]?.logMethod &&
+      !l[hooksSym]?.streamWrite &&
+      !l[nestedKeySym] &&
+      !l[msgPrefixSym] &&
+      l[messageKeySym] === 'msg' &&
+      typeof l[lsCacheSym]?.[30] === 'string';
+    plain.set(log, ok);
+  }
+  return ok;
+}
+
+/**
+ * The access line as `log.child({ [idLabel]: id }).info({ method, url, statusCode, ms }, MSG)`
+ * writes it. Every string goes through JSON.stringify, so quotes, backslashes and control
+ * characters from a URL or header are escaped and cannot end the line or add a field.
+ */
+export function accessLine(
+  log: object,
+  idLabel: string,
+  id: string,
+  method: string,
+  url: string,
+  statusCode: number,
+  ms: number,
+): string {
+  const l = log as Internals;
+  return (
+    `${l[lsCacheSym][30]}${l[timeSym]()}${l[chindingsSym]},${JSON.stringify(idLabel)}:${JSON.stringify(id)}` +
+    `,"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}` +
+    `,"statusCode":${Number.isFinite(statusCode) ? statusCode : null},"ms":${Number.isFinite(ms) ? ms : null}` +
+    `,"msg":"${MSG}"${l[endSym]}`
+  );
+}
 
 export class AccessLog extends LogController {
   override incomingRequest(): void {}
@@ -18,13 +100,28 @@ export class AccessLog extends LogController {
     request: Parameters<LogController['requestCompleted']>[1],
     reply: Parameters<LogController['requestCompleted']>[2],
   ): void {
-    const line = {
-      method: request.method,
-      url: redactUrl(request.url),
-      statusCode: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-    };
+    const url = redactUrl(request.url);
+    const ms = Math.round(reply.elapsedTime * 100) / 100;
+    const log = reply.log as unknown;
+    if (!error && log instanceof RequestLogger && !log.made) {
+      const parent = log.parent;
+      if (!parent.isLevelEnabled('info')) return;
+      if (writesPlainLines(parent)) {
+        const line = accessLine(
+          parent,
+          this.requestIdLogLabel,
+          String(request.id),
+          request.method,
+          url,
+          reply.statusCode,
+          ms,
+        );
+        ((parent as unknown as Internals)[streamSym] as Writer).write(line);
+        return;
+      }
+    }
+    const line = { method: request.method, url, statusCode: reply.statusCode, ms };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    else reply.log.info(line, MSG);
   }
 }

@@ -3,6 +3,7 @@
 // Balances and positions come from the live state (memory); fills from the history port.
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { isUuid } from '../../catalog/ids.ts';
 import { ApiError } from '../../errors.ts';
 import type { Currency, Id } from '../../exchange/types.ts';
@@ -21,6 +22,34 @@ const balanceQuery = {
   properties: { currency: { ...currency, default: 'CASH', description: 'Wallet currency (default CASH)' } },
 } as const;
 
+const positionsQuery = {
+  type: 'object',
+  properties: {
+    currency,
+    outcomeIds: { type: 'array', items: { type: 'string', maxLength: 4000 }, maxItems: 256 },
+  },
+} as const;
+
+const fillsQuery = {
+  type: 'object',
+  properties: {
+    currency,
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+} as const;
+
+const transactionsQuery = {
+  type: 'object',
+  properties: { ...fillsQuery.properties, type: { type: 'string', maxLength: 1000 } },
+} as const;
+
+// Request types derived from the schemas above (docs/http.md "Validation and errors").
+type BalanceQuery = FromSchema<typeof balanceQuery>;
+type PositionsQuery = FromSchema<typeof positionsQuery>;
+type FillsQuery = FromSchema<typeof fillsQuery>;
+type TransactionsQuery = FromSchema<typeof transactionsQuery>;
+
 const CURRENCY_CODES = { 'querystring/currency': 'INVALID_CURRENCY' } as const;
 
 export default async function accountRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
@@ -33,7 +62,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
   };
 
   const balanceRoute = (url: string, summary: string) =>
-    app.get<{ Querystring: { currency: Currency } }>(
+    app.get<{ Querystring: BalanceQuery }>(
       url,
       {
         preHandler: read,
@@ -55,7 +84,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
   balanceRoute('/emm/v2/account/balance', 'Account balance (SPEC.md §4.8)');
   balanceRoute('/nbx/v2/emm/account/balance', 'Account balance');
 
-  app.get<{ Querystring: { currency: Currency } }>(
+  app.get<{ Querystring: BalanceQuery }>(
     '/nbx/v2/emm/account/open-costs-and-credit',
     {
       preHandler: read,
@@ -84,7 +113,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
     },
   );
 
-  app.get<{ Querystring: { currency?: Currency; outcomeIds?: string[] } }>(
+  app.get<{ Querystring: PositionsQuery }>(
     '/nbx/v2/emm/positions/all',
     {
       preHandler: read,
@@ -95,13 +124,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         description:
           'outcomeIds: repeated parameter or a comma-separated list; without currency, both wallets.',
         security: bearer,
-        querystring: {
-          type: 'object',
-          properties: {
-            currency,
-            outcomeIds: { type: 'array', items: { type: 'string', maxLength: 4000 }, maxItems: 256 },
-          },
-        },
+        querystring: positionsQuery,
         response: { 200: { type: 'array', items: positionSchema }, 400: errorEnvelope, ...authErrors },
       },
     },
@@ -115,8 +138,12 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         for (const part of q.outcomeIds.flatMap((s) => s.split(','))) {
           const id = part.trim().toLowerCase();
           if (id === '') continue;
-          if (!isUuid(id))
-            throw new ApiError('INVALID_ID', `outcomeIds: ${JSON.stringify(part)} is not a UUID`);
+          // A comma-separated list inside one parameter: a split, which a schema cannot state.
+          if (!isUuid(id)) {
+            throw new ApiError('INVALID_ID', `outcomeIds: ${JSON.stringify(part)} is not a UUID`, [
+              { path: 'querystring/outcomeIds', message: `${JSON.stringify(part)} is not a UUID` },
+            ]);
+          }
           wanted.add(id);
         }
       }
@@ -128,7 +155,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
     },
   );
 
-  app.get<{ Querystring: { currency?: Currency; limit: number; offset: number } }>(
+  app.get<{ Querystring: FillsQuery }>(
     '/nbx/v2/emm/fills/all',
     {
       preHandler: read,
@@ -137,14 +164,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         tags: ['account'],
         summary: 'The account’s fills, newest first',
         security: bearer,
-        querystring: {
-          type: 'object',
-          properties: {
-            currency,
-            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            offset: { type: 'integer', minimum: 0, default: 0 },
-          },
-        },
+        querystring: fillsQuery,
         response: { 200: { type: 'array', items: fillSchema }, 400: errorEnvelope, ...authErrors },
       },
     },
@@ -164,7 +184,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
 
   // The ledger (docs/http.md, "Transactions"): every movement of the account's money, newest
   // first; `type` is one kind or a comma-separated list of kinds.
-  app.get<{ Querystring: { currency?: Currency; limit: number; offset: number; type?: string } }>(
+  app.get<{ Querystring: TransactionsQuery }>(
     '/nbx/v2/emm/transactions',
     {
       preHandler: read,
@@ -174,15 +194,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         summary: 'The account’s ledger rows, newest first',
         description: `Deposits, withdrawals, fills by role and liveness, fees, netting, settlements and refunds. type: one of ${LEDGER_KINDS.join(', ')} (or a comma-separated list).`,
         security: bearer,
-        querystring: {
-          type: 'object',
-          properties: {
-            currency,
-            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            offset: { type: 'integer', minimum: 0, default: 0 },
-            type: { type: 'string', maxLength: 1000 },
-          },
-        },
+        querystring: transactionsQuery,
         response: { 200: { type: 'array', items: transactionSchema }, 400: errorEnvelope, ...authErrors },
       },
     },

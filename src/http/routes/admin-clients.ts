@@ -2,6 +2,7 @@
 // body, params and every response status, which feed the OpenAPI document.
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { SCOPES } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 
@@ -58,6 +59,42 @@ const clientIdParams = {
   required: ['clientId'],
 } as const;
 
+const createBody = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    scopes: {
+      ...scopesSchema,
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Default: the three trader scopes',
+    },
+    accountId: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+  required: ['name'],
+  additionalProperties: false,
+} as const;
+
+const statusBody = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['active', 'disabled'] } },
+  required: ['status'],
+  additionalProperties: false,
+} as const;
+
+const rotateBody = {
+  type: 'object',
+  properties: { graceSeconds: { type: 'integer', minimum: 0, maximum: 30 * 86400, default: 0 } },
+  additionalProperties: false,
+} as const;
+
+// Request types derived from the schemas above (docs/http.md "Validation and errors").
+type ClientIdParams = FromSchema<typeof clientIdParams>;
+type CreateBody = FromSchema<typeof createBody>;
+type StatusBody = FromSchema<typeof statusBody>;
+/** Optional: preValidation puts `{}` for a missing body, before Ajv applies the default. */
+type RotateBody = FromSchema<typeof rotateBody, { keepDefaultedPropertiesOptional: true }>;
+
 const authErrors = { 401: errorSchema, 403: errorSchema } as const;
 const security = [{ bearer: [] }];
 
@@ -70,7 +107,7 @@ export default async function adminClientRoutes(
   // and their bodies are never parsed.
   const admin = app.requireScope('admin');
 
-  app.post<{ Body: { name: string; scopes?: string[]; accountId?: string } }>(
+  app.post<{ Body: CreateBody }>(
     '/admin/v1/clients',
     {
       onRequest: admin,
@@ -80,21 +117,7 @@ export default async function adminClientRoutes(
         description:
           'The secret is returned once and never again. Trader scopes bring an account: accountId when given, a new one otherwise.',
         security,
-        body: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', minLength: 1, maxLength: 200 },
-            scopes: {
-              ...scopesSchema,
-              minItems: 1,
-              uniqueItems: true,
-              description: 'Default: the three trader scopes',
-            },
-            accountId: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-          required: ['name'],
-          additionalProperties: false,
-        },
+        body: createBody,
         response: {
           201: {
             type: 'object',
@@ -139,7 +162,7 @@ export default async function adminClientRoutes(
     async () => ({ clients: auth.listClients() }),
   );
 
-  app.get<{ Params: { clientId: string } }>(
+  app.get<{ Params: ClientIdParams }>(
     '/admin/v1/clients/:clientId',
     {
       onRequest: admin,
@@ -154,7 +177,7 @@ export default async function adminClientRoutes(
     async (request) => auth.getClient(request.params.clientId),
   );
 
-  app.patch<{ Params: { clientId: string }; Body: { status: 'active' | 'disabled' } }>(
+  app.patch<{ Params: ClientIdParams; Body: StatusBody }>(
     '/admin/v1/clients/:clientId',
     {
       onRequest: admin,
@@ -165,19 +188,14 @@ export default async function adminClientRoutes(
           'A disabled client gets 403 access_denied from the token endpoint and its tokens are rejected.',
         security,
         params: clientIdParams,
-        body: {
-          type: 'object',
-          properties: { status: { type: 'string', enum: ['active', 'disabled'] } },
-          required: ['status'],
-          additionalProperties: false,
-        },
+        body: statusBody,
         response: { 200: clientSchema, 400: errorSchema, ...authErrors, 404: errorSchema, 409: errorSchema },
       },
     },
     async (request) => auth.setClientStatus(request.params.clientId, request.body.status),
   );
 
-  app.post<{ Params: { clientId: string }; Body: { graceSeconds?: number } | undefined }>(
+  app.post<{ Params: ClientIdParams; Body: RotateBody | undefined }>(
     '/admin/v1/clients/:clientId/rotate-secret',
     {
       onRequest: admin,
@@ -192,11 +210,7 @@ export default async function adminClientRoutes(
           'Returns the new secret once. With graceSeconds the previous secret keeps working that long.',
         security,
         params: clientIdParams,
-        body: {
-          type: 'object',
-          properties: { graceSeconds: { type: 'integer', minimum: 0, maximum: 30 * 86400, default: 0 } },
-          additionalProperties: false,
-        },
+        body: rotateBody,
         response: {
           200: {
             type: 'object',
@@ -217,7 +231,7 @@ export default async function adminClientRoutes(
     async (request) => auth.rotateSecret(request.params.clientId, request.body?.graceSeconds ?? 0),
   );
 
-  app.delete<{ Params: { clientId: string } }>(
+  app.delete<{ Params: ClientIdParams }>(
     '/admin/v1/clients/:clientId',
     {
       onRequest: admin,

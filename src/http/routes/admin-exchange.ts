@@ -4,8 +4,9 @@
 // through port.newId() and travel in the command, so the state machine stays deterministic.
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
-import type { Currency, EventStatus, EventType, Id, MarketSpec } from '../../exchange/types.ts';
+import type { Id, MarketSpec } from '../../exchange/types.ts';
 import { moneyToUnits, unitsToMoney } from '../../exchange/units.ts';
 import {
   createdEventSchema,
@@ -27,21 +28,28 @@ import { eventToWire, lockToWire, marketToWire } from '../wire/catalog.ts';
 import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
 import { acceptedEvents, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
-interface EventBody {
-  type: EventType;
-  status: EventStatus;
-  description: string;
-  league: string;
-  scheduledStart: string;
-  pregameVisible?: boolean;
-  liveVisible?: boolean;
-  game?: { homeTeamId: string; awayTeamId: string };
-  markets: {
-    type: string;
-    strike?: number | null;
-    description: string;
-    outcomes: { description: string; competitorTeamId?: string | null }[];
-  }[];
+const accountParams = { type: 'object', properties: { accountId: uuid }, required: ['accountId'] } as const;
+const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
+const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
+const lockParams = { type: 'object', properties: { lockId: uuid }, required: ['lockId'] } as const;
+
+// Request types derived from the schemas (docs/http.md "Validation and errors").
+type AccountParams = FromSchema<typeof accountParams>;
+type EventParams = FromSchema<typeof eventParams>;
+type MarketParams = FromSchema<typeof marketParams>;
+type LockParams = FromSchema<typeof lockParams>;
+type MoneyBody = FromSchema<typeof moneyBodySchema>;
+type LeagueBody = FromSchema<typeof leagueBodySchema>;
+type TeamBody = FromSchema<typeof teamBodySchema>;
+type EventBody = FromSchema<typeof eventBodySchema>;
+type EventStatusBody = FromSchema<typeof eventStatusBodySchema>;
+type MarketStatusBody = FromSchema<typeof marketStatusBodySchema>;
+type SettleBody = FromSchema<typeof settleBodySchema>;
+type LockBody = FromSchema<typeof lockBodySchema>;
+
+/** A rule on a body field that its schema cannot state, failed: the validation envelope. */
+function invalidField(path: string, message: string): ApiError {
+  return new ApiError('VALIDATION_FAILED', `${path} ${message}`, [{ path, message }]);
 }
 
 const errors = { 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, ...authErrors } as const;
@@ -56,7 +64,7 @@ export default async function adminExchangeRoutes(
   const admin = app.requireScope('admin');
 
   const moneyRoute = (kind: 'deposits' | 'withdrawals') =>
-    app.post<{ Params: { accountId: string }; Body: { currency: Currency; amount: number } }>(
+    app.post<{ Params: AccountParams; Body: MoneyBody }>(
       `/admin/v1/accounts/:accountId/${kind}`,
       {
         preHandler: admin,
@@ -67,7 +75,7 @@ export default async function adminExchangeRoutes(
           description:
             'Amount in currency units (at most 5 decimals). Answers the wallet after the operation.',
           security: bearer,
-          params: { type: 'object', properties: { accountId: uuid }, required: ['accountId'] },
+          params: accountParams,
           body: moneyBodySchema,
           response: { 201: walletSchema, ...errors },
         },
@@ -81,8 +89,12 @@ export default async function adminExchangeRoutes(
         const accountId = request.params.accountId.toLowerCase();
         const { currency: cur } = request.body;
         const amount = unitsToMoney(request.body.amount);
-        if (amount === null || amount <= 0)
-          throw new ApiError('INVALID_AMOUNT', 'amount: positive, at most 5 decimals');
+        // At most 5 decimals is the money conversion's rule (a float multipleOf cannot state it).
+        if (amount === null || amount <= 0) {
+          throw new ApiError('INVALID_AMOUNT', 'amount: positive, at most 5 decimals', [
+            { path: 'body/amount', message: 'must be positive with at most 5 decimals' },
+          ]);
+        }
         acceptedEvents(
           await port.submit({
             type: kind === 'deposits' ? 'Deposit' : 'Withdraw',
@@ -103,7 +115,7 @@ export default async function adminExchangeRoutes(
   moneyRoute('deposits');
   moneyRoute('withdrawals');
 
-  app.post<{ Body: { code: string; name: string } }>(
+  app.post<{ Body: LeagueBody }>(
     '/admin/v1/leagues',
     {
       preHandler: admin,
@@ -122,7 +134,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  app.post<{ Body: { league: string; name: string; shortName?: string; symbol: string; mascot?: string } }>(
+  app.post<{ Body: TeamBody }>(
     '/admin/v1/teams',
     {
       preHandler: admin,
@@ -168,19 +180,16 @@ export default async function adminExchangeRoutes(
     async (request, reply) => {
       throwValidation(request, {});
       const b = request.body;
+      // The schema's date-time format admits what Date cannot hold (a leap second, 23:59:60).
       const scheduledStart = Date.parse(b.scheduledStart);
       if (!Number.isSafeInteger(scheduledStart))
-        throw new ApiError('VALIDATION_FAILED', 'body/scheduledStart: ISO 8601');
-      if (b.type === 'Game' && !b.game)
-        throw new ApiError('VALIDATION_FAILED', 'body/game is required for a Game');
-      if (b.type !== 'Game' && b.game)
-        throw new ApiError('VALIDATION_FAILED', 'body/game only for events of type Game');
+        throw invalidField('body/scheduledStart', 'must be an ISO 8601 time');
       // Market types are matched case-insensitively (docs/http.md), so the schema cannot use an enum.
       b.markets.forEach((m, i) => {
         if (parseMarketType(m.type) === undefined)
-          throw new ApiError(
-            'VALIDATION_FAILED',
-            `body/markets/${i}/type must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+          throw invalidField(
+            `body/markets/${i}/type`,
+            `must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
           );
       });
       const markets: MarketSpec[] = b.markets.map((m) => ({
@@ -230,7 +239,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  app.post<{ Params: { eventId: string }; Body: { status: EventStatus } }>(
+  app.post<{ Params: EventParams; Body: EventStatusBody }>(
     '/admin/v1/events/:eventId/status',
     {
       preHandler: admin,
@@ -240,7 +249,7 @@ export default async function adminExchangeRoutes(
         summary: 'Change an event’s status',
         description: 'Allowed transitions: docs/lifecycle.md. Going live drains the event’s books.',
         security: bearer,
-        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
+        params: eventParams,
         body: eventStatusBodySchema,
         response: { 200: eventSchema, ...errors },
       },
@@ -254,9 +263,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
-
-  app.post<{ Params: { marketId: string }; Body: { status: 'OPEN' | 'CLOSED' } }>(
+  app.post<{ Params: MarketParams; Body: MarketStatusBody }>(
     '/admin/v1/markets/:marketId/status',
     {
       preHandler: admin,
@@ -280,7 +287,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  app.post<{ Params: { marketId: string }; Body: { winningOutcomeId?: string; result?: 'PUSH' } }>(
+  app.post<{ Params: MarketParams; Body: SettleBody }>(
     '/admin/v1/markets/:marketId/settle',
     {
       preHandler: admin,
@@ -306,7 +313,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  app.post<{ Body: { eventId?: string; reason: string; minuteDuration?: number } }>(
+  app.post<{ Body: LockBody }>(
     '/admin/v1/locks',
     {
       preHandler: admin,
@@ -357,7 +364,7 @@ export default async function adminExchangeRoutes(
     },
   );
 
-  app.delete<{ Params: { lockId: string } }>(
+  app.delete<{ Params: LockParams }>(
     '/admin/v1/locks/:lockId',
     {
       preHandler: admin,
@@ -366,7 +373,7 @@ export default async function adminExchangeRoutes(
         tags,
         summary: 'Clear a trading lock',
         security: bearer,
-        params: { type: 'object', properties: { lockId: uuid }, required: ['lockId'] },
+        params: lockParams,
         response: { 204: { description: 'Cleared', type: 'null' }, ...errors },
       },
     },

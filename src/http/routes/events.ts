@@ -3,8 +3,9 @@
 // pages never overlap or skip; visibility flags never filter (SPEC.md §3).
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
-import { EVENT_STATUSES, EVENT_TYPES, type EventStatus, type EventType } from '../../exchange/types.ts';
+import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
 import { sendCached, VersionedCache } from '../response-cache.ts';
 import { eventSchema } from '../schemas/catalog.ts';
 import { authErrors, bearer, errorEnvelope, notModified, pagination, uuid } from '../schemas/common.ts';
@@ -21,13 +22,11 @@ export const eventsQuerySchema = {
   },
 } as const;
 
-interface EventsQuery {
-  league?: string;
-  type?: EventType;
-  status?: EventStatus;
-  limit: number;
-  offset: number;
-}
+const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
+
+// Request types derived from the schemas (docs/http.md "Validation and errors").
+type EventsQuery = FromSchema<typeof eventsQuerySchema>;
+type EventParams = FromSchema<typeof eventParams>;
 
 /** Listing pages kept: enough for every league × status × type combination clients poll. */
 const LIST_CACHE_ENTRIES = 2048;
@@ -83,7 +82,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: ExchangeRo
     },
   );
 
-  app.get<{ Params: { eventId: string } }>(
+  app.get<{ Params: EventParams }>(
     '/nbx/v2/emm/events/:eventId',
     {
       preHandler: guard,
@@ -92,7 +91,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: ExchangeRo
         tags: ['events'],
         summary: 'Get one event',
         security: bearer,
-        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
+        params: eventParams,
         response: {
           200: eventSchema,
           304: notModified,

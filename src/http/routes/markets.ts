@@ -4,6 +4,7 @@
 // also by the bookSeq of every book they show, so a book is re-serialized only when it moved.
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import { TICKS } from '../../exchange/ticks.ts';
@@ -80,6 +81,37 @@ const currencyOptional = {
     currency: { ...currency, default: 'CASH', description: 'Currency of volume and last (default CASH)' },
   },
 } as const;
+const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
+const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
+const marketsByEventsBody = {
+  type: 'object',
+  properties: {
+    eventIds: { type: 'array', items: uuid, minItems: 1, maxItems: 50 },
+    currency,
+  },
+  required: ['eventIds', 'currency'],
+  additionalProperties: false,
+} as const;
+const openMarketsQuery = {
+  type: 'object',
+  properties: {
+    league: { type: 'string', maxLength: 32 },
+    marketType: {
+      type: 'string',
+      maxLength: 32,
+      description: `One of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+    },
+    currency: currencyOptional.properties.currency,
+  },
+} as const;
+
+// Request types derived from the schemas above (docs/http.md "Validation and errors").
+type EventParams = FromSchema<typeof eventParams>;
+type MarketParams = FromSchema<typeof marketParams>;
+type CurrencyRequired = FromSchema<typeof currencyRequired>;
+type CurrencyOptional = FromSchema<typeof currencyOptional>;
+type MarketsByEventsBody = FromSchema<typeof marketsByEventsBody>;
+type OpenMarketsQuery = FromSchema<typeof openMarketsQuery>;
 
 /**
  * LRU bounds. Keys are only ids that exist (unknown ones answer 404 first) × currency, so these
@@ -119,7 +151,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
     });
   }
 
-  app.get<{ Params: { eventId: string }; Querystring: { currency: Currency } }>(
+  app.get<{ Params: EventParams; Querystring: CurrencyRequired }>(
     '/nbx/v2/emm/events/getMarketsByEvent/:eventId',
     {
       preHandler: guard,
@@ -130,7 +162,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         description:
           'SPEC.md §4.7: bare array of the event’s markets, each with its book in the chosen currency.',
         security: bearer,
-        params: { type: 'object', properties: { eventId: uuid }, required: ['eventId'] },
+        params: eventParams,
         querystring: currencyRequired,
         response: {
           200: { type: 'array', items: marketWithBookSchema },
@@ -153,7 +185,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
     },
   );
 
-  app.post<{ Body: { eventIds: string[]; currency: Currency } }>(
+  app.post<{ Body: MarketsByEventsBody }>(
     '/nbx/v2/emm/events/getMarketsByEvents',
     {
       preHandler: guard,
@@ -164,15 +196,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         description:
           'One bare array of the markets of every known event, in the order of eventIds; ids of unknown events are skipped.',
         security: bearer,
-        body: {
-          type: 'object',
-          properties: {
-            eventIds: { type: 'array', items: uuid, minItems: 1, maxItems: 50 },
-            currency,
-          },
-          required: ['eventIds', 'currency'],
-          additionalProperties: false,
-        },
+        body: marketsByEventsBody,
         response: { 200: { type: 'array', items: marketWithBookSchema }, 400: errorEnvelope, ...authErrors },
       },
     },
@@ -199,7 +223,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
     },
   );
 
-  app.get<{ Params: { marketId: string }; Querystring: { currency: Currency } }>(
+  app.get<{ Params: MarketParams; Querystring: CurrencyRequired }>(
     '/nbx/v2/emm/book/:marketId',
     {
       preHandler: guard,
@@ -208,7 +232,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         tags: ['markets'],
         summary: 'One market’s orderbook',
         security: bearer,
-        params: { type: 'object', properties: { marketId: uuid }, required: ['marketId'] },
+        params: marketParams,
         querystring: currencyRequired,
         response: {
           200: bookSchema,
@@ -238,7 +262,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
     },
   );
 
-  app.get<{ Querystring: { league?: string; marketType?: string; currency: Currency } }>(
+  app.get<{ Querystring: OpenMarketsQuery }>(
     '/nbx/v2/emm/markets/open',
     {
       preHandler: guard,
@@ -249,18 +273,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         description:
           'Markets with status OPEN, without books, in event listing order. marketType accepts the wire name ("Spread") or the code ("SPREAD").',
         security: bearer,
-        querystring: {
-          type: 'object',
-          properties: {
-            league: { type: 'string', maxLength: 32 },
-            marketType: {
-              type: 'string',
-              maxLength: 32,
-              description: `One of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
-            },
-            currency: currencyOptional.properties.currency,
-          },
-        },
+        querystring: openMarketsQuery,
         response: {
           200: { type: 'array', items: marketSchema },
           304: notModified,
@@ -275,11 +288,11 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       let type: ReturnType<typeof parseMarketType>;
       if (q.marketType !== undefined) {
         type = parseMarketType(q.marketType);
+        // Wire name or code, any case (docs/http.md): a match the schema cannot state as an enum.
         if (!type) {
-          throw new ApiError(
-            'VALIDATION_FAILED',
-            `querystring/marketType must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
-          );
+          const path = 'querystring/marketType';
+          const message = `must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`;
+          throw new ApiError('VALIDATION_FAILED', `${path} ${message}`, [{ path, message }]);
         }
       }
       const r = port.reader();
@@ -315,7 +328,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
     },
   );
 
-  app.get<{ Params: { marketId: string }; Querystring: { currency: Currency } }>(
+  app.get<{ Params: MarketParams; Querystring: CurrencyOptional }>(
     '/nbx/v2/emm/markets/:marketId',
     {
       preHandler: guard,
@@ -324,7 +337,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         tags: ['markets'],
         summary: 'One market (without book)',
         security: bearer,
-        params: { type: 'object', properties: { marketId: uuid }, required: ['marketId'] },
+        params: marketParams,
         querystring: currencyOptional,
         response: {
           200: marketSchema,

@@ -147,8 +147,11 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
   const { auth } = opts;
   const base = auth.metadata().issuer as string;
   await app.register(formbody, { bodyLimit: TOKEN_BODY_LIMIT });
-  // The schemas above document the endpoints; inputs are checked by hand so that each failure
-  // gets its RFC 6749 error (Ajv's type coercion would turn `client_id: 123` into "123").
+  // The schemas above document the endpoints; the token service (src/auth/token-endpoint.ts)
+  // checks the inputs, because each failure has its own RFC 6749 §5.2 error (unsupported_grant_type,
+  // invalid_client with a Basic challenge, invalid_scope…), credentials may come from the body or
+  // HTTP Basic but not both, and a repeated form parameter is invalid_request: none of that is the
+  // §8 envelope the app's validator answers (docs/http.md "Validation and errors").
   app.setValidatorCompiler(() => () => true);
   app.setErrorHandler((err, request, reply) => sendOAuthError(request, reply, err));
   // RFC 6749 §5.1: token responses (and errors) must not be cached.

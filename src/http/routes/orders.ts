@@ -4,17 +4,10 @@
 // checked at the edge conversion (wire number → Tick, INVALID_PRICE); everything else the engine
 // decides, and its rejection codes reach the caller unchanged. Bad input never reaches the journal.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import {
-  type Currency,
-  type DomainEvent,
-  type Id,
-  ORDER_STATUSES,
-  type OrderRecord,
-  type OrderStatus,
-} from '../../exchange/types.ts';
+import { type DomainEvent, type Id, ORDER_STATUSES, type OrderRecord } from '../../exchange/types.ts';
 import { MAX_BATCH, OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
 import { authErrors, bearer, currency, errorEnvelope, uuid } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
@@ -29,8 +22,53 @@ import {
   throwValidation,
 } from './exchange-common.ts';
 
-/** The body type is derived from its schema, the single source of truth (docs/http.md). */
+const batchBody = { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH } as const;
+const orderIdParams = { type: 'object', properties: { orderId: uuid }, required: ['orderId'] } as const;
+const cancelBatchBody = {
+  anyOf: [
+    { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH },
+    {
+      type: 'object',
+      properties: { orderIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH } },
+      required: ['orderIds'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+// additionalProperties false: the router gives exactly the route's one parameter, and it lets the
+// handler tell the two shapes apart ('eventId' in params).
+const scopeParams = {
+  event: {
+    type: 'object',
+    properties: { eventId: uuid },
+    required: ['eventId'],
+    additionalProperties: false,
+  },
+  market: {
+    type: 'object',
+    properties: { marketId: uuid },
+    required: ['marketId'],
+    additionalProperties: false,
+  },
+} as const;
+const ordersQuery = {
+  type: 'object',
+  properties: {
+    currency,
+    status: { type: 'string', enum: [...ORDER_STATUSES] },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+} as const;
+
+// Request types are derived from their schemas, the single source of truth (docs/http.md).
 export type PlaceBody = FromSchema<typeof placeBodySchema>;
+/** Each item is validated against placeBodySchema in the handler (one result per item). */
+type BatchBody = FromSchema<typeof batchBody>;
+type OrderIdParams = FromSchema<typeof orderIdParams>;
+type CancelBatchBody = FromSchema<typeof cancelBatchBody>;
+type ScopeParams = FromSchema<typeof scopeParams.event> | FromSchema<typeof scopeParams.market>;
+type OrdersQuery = FromSchema<typeof ordersQuery>;
 /** Compile-time proof that every schema-valid body is a request the order-entry service takes. */
 const _bodyIsRequest = (b: PlaceBody): PlaceRequest => b;
 void _bodyIsRequest;
@@ -87,7 +125,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
   );
 
-  app.post<{ Body: unknown[] }>(
+  app.post<{ Body: BatchBody }>(
     '/nbx/v2/emm/orders/batch',
     {
       preHandler: trade,
@@ -97,7 +135,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         description:
           'Each item is a place body. One commit for the whole batch; one result per item, in order: the order (with fills) or {error: {code, message}}. Items are applied in order, so later items see earlier fills.',
         security: bearer,
-        body: { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH },
+        body: batchBody,
         response: {
           201: { type: 'array', items: { anyOf: [orderWithFillsSchema, itemErrorSchema] } },
           400: errorEnvelope,
@@ -105,8 +143,8 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         },
       },
     },
-    async (request: FastifyRequest<{ Body: unknown[] }>, reply) => {
-      const validate = request.compileValidationSchema(placeBodySchema);
+    async (request, reply) => {
+      const validate = request.compileValidationSchema(placeBodySchema, 'body');
       const items = request.body.map((item) =>
         validate(item) ? (item as PlaceBody) : itemValidationError(validate.errors as never, PLACE_CODES),
       );
@@ -116,9 +154,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
   );
 
-  const orderIdParams = { type: 'object', properties: { orderId: uuid }, required: ['orderId'] } as const;
-
-  app.delete<{ Params: { orderId: string } }>(
+  app.delete<{ Params: OrderIdParams }>(
     '/nbx/v2/emm/orders/:orderId',
     {
       preHandler: trade,
@@ -168,7 +204,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     return out;
   }
 
-  app.delete<{ Body: string[] | { orderIds: string[] } }>(
+  app.delete<{ Body: CancelBatchBody }>(
     '/nbx/v2/emm/orders/batch',
     {
       preHandler: trade,
@@ -178,17 +214,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         description:
           'Body: an array of order ids (or {orderIds: [...]}). One result per id, in order: the cancelled order or {error: {code: ORDER_NOT_FOUND}}.',
         security: bearer,
-        body: {
-          anyOf: [
-            { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH },
-            {
-              type: 'object',
-              properties: { orderIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH } },
-              required: ['orderIds'],
-              additionalProperties: false,
-            },
-          ],
-        },
+        body: cancelBatchBody,
         response: {
           200: { type: 'array', items: { anyOf: [orderSchema, itemErrorSchema] } },
           400: errorEnvelope,
@@ -243,7 +269,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
   // Cancel by event or by market: one route shape, the scope and its existence check differ.
   for (const scope of ['event', 'market'] as const) {
     const param = `${scope}Id`;
-    app.delete<{ Params: Record<string, string> }>(
+    app.delete<{ Params: ScopeParams }>(
       `/nbx/v2/emm/orders/${scope}/:${param}`,
       {
         preHandler: trade,
@@ -252,14 +278,15 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
           tags: ['orders'],
           summary: `Cancel the account’s orders on one ${scope}`,
           security: bearer,
-          params: { type: 'object', properties: { [param]: uuid }, required: [param] },
+          params: scopeParams[scope],
           response: { ...cancelledList, 400: errorEnvelope, 404: errorEnvelope },
         },
       },
       async (request) => {
         throwValidation(request, { [`params/${param}`]: 'INVALID_ID' });
         const accountId = callerAccount(request);
-        const id = request.params[param]!.toLowerCase();
+        const p = request.params;
+        const id = ('eventId' in p ? p.eventId : p.marketId).toLowerCase();
         const r = port.reader();
         if (scope === 'event' ? !r.event(id) : !r.market(id)) {
           throw new ApiError(
@@ -272,7 +299,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     );
   }
 
-  app.get<{ Querystring: { currency?: Currency; status?: OrderStatus; limit: number; offset: number } }>(
+  app.get<{ Querystring: OrdersQuery }>(
     '/nbx/v2/emm/orders/all',
     {
       preHandler: read,
@@ -281,15 +308,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         tags: ['orders'],
         summary: 'The account’s orders, newest first',
         security: bearer,
-        querystring: {
-          type: 'object',
-          properties: {
-            currency,
-            status: { type: 'string', enum: [...ORDER_STATUSES] },
-            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            offset: { type: 'integer', minimum: 0, default: 0 },
-          },
-        },
+        querystring: ordersQuery,
         response: { 200: { type: 'array', items: orderSchema }, 400: errorEnvelope, ...authErrors },
       },
     },
@@ -308,7 +327,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
   );
 
-  app.get<{ Params: { orderId: string } }>(
+  app.get<{ Params: OrderIdParams }>(
     '/nbx/v2/emm/orders/:orderId',
     {
       preHandler: read,

@@ -5,10 +5,10 @@
 //
 // The plugin owns everything about this route, including its errors, so it behaves the same inside
 // the full app (with its global error handler) and in a bare Fastify instance:
-// - the body is checked by hand (checkParlayBody), which is this route's validator: Ajv would
-//   coerce types and strip unknown fields under the app's usual settings, and its errors would not
-//   carry the parlay codes. The JSON schema documents the same shape for OpenAPI; the route's
-//   validatorCompiler accepts everything so that Ajv never touches (or rewrites) the body;
+// - the body schema is the one source of the request's shape and its type (ParlayBody): the route
+//   brings its own body validator (src/http/validation.ts, no type coercion), so it validates the
+//   same way in a bare Fastify instance; a schema failure is a decline, VALIDATION_FAILED, except
+//   the leg count, which answers the pricer's own TOO_FEW_LEGS / TOO_MANY_LEGS;
 // - a route-level errorHandler turns parser errors, rate limiting and anything unexpected into the
 //   DESIGN.md §8 envelope, so no input yields a 5xx from this route;
 // - @fastify/rate-limit is registered inside this (encapsulated) plugin and applies to this route
@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import type { Config } from '../../config.ts';
 import { ApiError, ErrorCodes, envelope } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
@@ -28,6 +29,7 @@ import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { bodyValidatorCompiler } from '../validation.ts';
 import { marketToWire } from '../wire/catalog.ts';
 
 export interface ParlayRouteOptions {
@@ -142,64 +144,41 @@ function bodySchema(maxLegs: number) {
   } as const;
 }
 
-// ---------------------------------------------------------------- body check
+// ---------------------------------------------------------------- body
 
-type BodyCheck =
-  | { ok: true; outcomeIds: string[]; currency: Currency }
-  | { ok: false; detail: DeclineDetailLike };
+/** The request body, derived from its schema (the maximum leg count does not change the type). */
+export type ParlayBody = FromSchema<ReturnType<typeof bodySchema>>;
+
 interface DeclineDetailLike {
   outcomeId: string | null;
   code: string;
   message: string;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+interface AjvErrorLike {
+  instancePath?: string;
+  keyword?: string;
+  params?: { limit?: unknown };
 }
 
-const BODY_KEYS = new Set(['outcomes', 'boostId', 'currency']);
-
-// Module-level rather than a closure in checkParlayBody: under tsx every function expression is
-// wrapped in a name-setting helper when it is created, which showed up in profiles of this route.
-function bad(message: string): BodyCheck {
-  return { ok: false, detail: { outcomeId: null, code: 'VALIDATION_FAILED', message } };
-}
-
-/** The request body exactly as SPEC.md §4.1 allows it, or the first thing wrong with it. */
-export function checkParlayBody(body: unknown, maxLegs: number): BodyCheck {
-  if (!isPlainObject(body)) return bad('body must be a JSON object');
-  for (const k of Object.keys(body)) if (!BODY_KEYS.has(k)) return bad(`unknown field ${JSON.stringify(k)}`);
-  const outcomes = body.outcomes;
-  if (outcomes === undefined) return bad('outcomes is required');
-  if (!Array.isArray(outcomes)) return bad('outcomes must be an array');
-  // Too many legs is a pricing decline with its own code, reported before looking at each element.
-  if (outcomes.length > maxLegs) {
-    return {
-      ok: false,
-      detail: declineDetail(null, 'TOO_MANY_LEGS', `A parlay may hold at most ${maxLegs} legs`),
-    };
+/**
+ * A schema failure as its decline detail: a leg count outside [2, maxLegs] is the pricer's own
+ * decline (TOO_FEW_LEGS / TOO_MANY_LEGS, as priceParlay answers it), anything else
+ * VALIDATION_FAILED with Ajv's message.
+ */
+function validationDecline(err: FastifyError): DeclineDetailLike {
+  const first = (err.validation as AjvErrorLike[] | undefined)?.[0];
+  if (first?.instancePath === '/outcomes' && first.keyword === 'maxItems') {
+    return declineDetail(
+      null,
+      'TOO_MANY_LEGS',
+      `A parlay may hold at most ${String(first.params?.limit)} legs`,
+    );
   }
-  const outcomeIds: string[] = [];
-  for (let i = 0; i < outcomes.length; i++) {
-    const o = outcomes[i];
-    if (!isPlainObject(o)) return bad(`outcomes[${i}] must be an object`);
-    for (const k of Object.keys(o)) {
-      if (k !== 'id') return bad(`outcomes[${i}] has unknown field ${JSON.stringify(k)}`);
-    }
-    if (typeof o.id !== 'string') return bad(`outcomes[${i}].id must be a string`);
-    outcomeIds.push(o.id);
+  if (first?.instancePath === '/outcomes' && first.keyword === 'minItems') {
+    return declineDetail(null, 'TOO_FEW_LEGS');
   }
-  if (body.boostId !== undefined && body.boostId !== null) {
-    return bad('boostId must be null: boosted prices need an authenticated request');
-  }
-  let currency: Currency = 'CASH';
-  if (body.currency !== undefined) {
-    if (typeof body.currency !== 'string' || !(CURRENCIES as readonly string[]).includes(body.currency)) {
-      return bad('currency must be CASH or COIN');
-    }
-    currency = body.currency as Currency;
-  }
-  return { ok: true, outcomeIds, currency };
+  return { outcomeId: null, code: 'VALIDATION_FAILED', message: err.message };
 }
 
 // ---------------------------------------------------------------- wire shapes
@@ -296,9 +275,8 @@ function parlayErrorHandler(
     return reply.code(429).send(envelope(429, 'RATE_LIMITED', ErrorCodes.RATE_LIMITED.message));
   }
   if (err.validation) {
-    return sendDecline(reply, 'VALIDATION_FAILED', [
-      { outcomeId: null, code: 'VALIDATION_FAILED', message: err.message },
-    ]);
+    const detail = validationDecline(err);
+    return sendDecline(reply, detail.code, [detail]);
   }
   if (status < 500) {
     // Unparseable JSON, an empty body, a content type that is not JSON: the body is not a parlay
@@ -331,9 +309,6 @@ export function offerIdSource(): () => string {
   };
 }
 
-/** The route's schema validator: checkParlayBody in the handler is the real one (see the top). */
-const acceptAll = () => true;
-
 export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRouteOptions): Promise<void> {
   const { config } = opts;
   const now = opts.now ?? Date.now;
@@ -356,11 +331,11 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
     });
   }
 
-  app.post(
+  app.post<{ Body: ParlayBody }>(
     PARLAY_PATH,
     {
       bodyLimit: BODY_LIMIT,
-      validatorCompiler: () => acceptAll,
+      validatorCompiler: bodyValidatorCompiler,
       errorHandler: parlayErrorHandler,
       config: limited
         ? { rateLimit: { max: config.parlayRateLimit, timeWindow: config.parlayRateWindowMs } }
@@ -389,11 +364,11 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
       },
     },
     async (request, reply) => {
-      // The body exactly as it arrived: no Ajv pass has coerced or stripped anything.
-      const check = checkParlayBody(request.body, params.maxLegs);
-      if (!check.ok) return sendDecline(reply, check.detail.code, [check.detail]);
+      const body = request.body;
+      const outcomeIds: string[] = [];
+      for (const o of body.outcomes) outcomeIds.push(o.id);
       const reader = opts.reader();
-      const result = priceParlay(reader, { outcomeIds: check.outcomeIds, currency: check.currency }, params);
+      const result = priceParlay(reader, { outcomeIds, currency: body.currency ?? 'CASH' }, params);
       if (!result.ok) return sendDecline(reply, result.decline.code, result.decline.details);
       const expiresAt = new Date(now() + ttlMs).toISOString();
       return reply

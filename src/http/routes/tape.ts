@@ -12,6 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import client from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../../auth/scopes.ts';
@@ -103,6 +104,21 @@ function refuse(socket: Duplex, err: unknown): void {
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
+
+const heartbeatBody = {
+  type: 'object',
+  required: ['timeoutMs'],
+  additionalProperties: false,
+  properties: {
+    timeoutMs: {
+      type: 'integer',
+      anyOf: [{ const: 0 }, { minimum: DEADMAN_MIN_MS, maximum: DEADMAN_MAX_MS }],
+    },
+  },
+} as const;
+
+/** The heartbeat body, derived from its schema (docs/http.md "Validation and errors"). */
+type HeartbeatBody = FromSchema<typeof heartbeatBody>;
 
 export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions): Promise<void> {
   const { hub, deadman, auth } = opts;
@@ -275,7 +291,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     return doc;
   });
 
-  app.post<{ Body: { timeoutMs: number } }>(
+  app.post<{ Body: HeartbeatBody }>(
     '/nbx/v2/emm/heartbeat',
     {
       preHandler: app.requireScope('execute:trader'),
@@ -283,17 +299,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
         summary: 'Dead-man switch: arm (timeoutMs 1000–300000) or disarm (0) the cancel-all countdown',
         tags: ['orders'],
         security: bearer,
-        body: {
-          type: 'object',
-          required: ['timeoutMs'],
-          additionalProperties: false,
-          properties: {
-            timeoutMs: {
-              type: 'integer',
-              anyOf: [{ const: 0 }, { minimum: DEADMAN_MIN_MS, maximum: DEADMAN_MAX_MS }],
-            },
-          },
-        },
+        body: heartbeatBody,
         response: {
           200: {
             type: 'object',

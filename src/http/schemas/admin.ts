@@ -110,6 +110,11 @@ export const eventBodySchema = {
   },
   required: ['type', 'description', 'league', 'scheduledStart'],
   additionalProperties: false,
+  // A game exactly for events of type Game.
+  if: { properties: { type: { const: 'Game' } }, required: ['type'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
+  then: { required: ['game'] },
+  else: { properties: { game: { not: {}, description: 'Only for events of type Game' } } },
 } as const;
 
 export const createdEventSchema = {
