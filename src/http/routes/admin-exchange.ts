@@ -22,16 +22,19 @@ import {
   teamWithLeagueSchema,
 } from '../schemas/admin.ts';
 import { eventSchema, lockSchema, marketSchema } from '../schemas/catalog.ts';
-import { authErrors, bearer, errorEnvelope, uuid } from '../schemas/common.ts';
+import {
+  accountParams,
+  authErrors,
+  bearer,
+  errorEnvelope,
+  eventParams,
+  lockParams,
+  marketParams,
+} from '../schemas/common.ts';
 import { walletSchema } from '../schemas/trading.ts';
 import { eventToWire, lockToWire, marketToWire } from '../wire/catalog.ts';
 import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
 import { acceptedEvents, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
-
-const accountParams = { type: 'object', properties: { accountId: uuid }, required: ['accountId'] } as const;
-const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
-const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
-const lockParams = { type: 'object', properties: { lockId: uuid }, required: ['lockId'] } as const;
 
 // Request types derived from the schemas (docs/http.md "Validation and errors").
 type AccountParams = FromSchema<typeof accountParams>;

@@ -8,7 +8,14 @@ import { ApiError } from '../../errors.ts';
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
 import { sendCached, VersionedCache } from '../response-cache.ts';
 import { eventSchema } from '../schemas/catalog.ts';
-import { authErrors, bearer, errorEnvelope, notModified, pagination, uuid } from '../schemas/common.ts';
+import {
+  authErrors,
+  bearer,
+  errorEnvelope,
+  eventParams,
+  notModified,
+  pagination,
+} from '../schemas/common.ts';
 import { eventToWire } from '../wire/catalog.ts';
 import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
@@ -21,8 +28,6 @@ export const eventsQuerySchema = {
     ...pagination,
   },
 } as const;
-
-const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
 
 // Request types derived from the schemas (docs/http.md "Validation and errors").
 type EventsQuery = FromSchema<typeof eventsQuerySchema>;

@@ -19,7 +19,16 @@ import {
   VersionedCache,
 } from '../response-cache.ts';
 import { bookSchema, locksSchema, marketSchema, marketWithBookSchema } from '../schemas/catalog.ts';
-import { authErrors, bearer, currency, errorEnvelope, notModified, uuid } from '../schemas/common.ts';
+import {
+  authErrors,
+  bearer,
+  currency,
+  errorEnvelope,
+  eventParams,
+  marketParams,
+  notModified,
+  uuid,
+} from '../schemas/common.ts';
 import { bookToWire, type WireBook } from '../wire/book.ts';
 import { locksToWire, marketToWire } from '../wire/catalog.ts';
 import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
@@ -81,8 +90,6 @@ const currencyOptional = {
     currency: { ...currency, default: 'CASH', description: 'Currency of volume and last (default CASH)' },
   },
 } as const;
-const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
-const marketParams = { type: 'object', properties: { marketId: uuid }, required: ['marketId'] } as const;
 const marketsByEventsBody = {
   type: 'object',
   properties: {

@@ -9,7 +9,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { type DomainEvent, type Id, ORDER_STATUSES, type OrderRecord } from '../../exchange/types.ts';
 import { MAX_BATCH, OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
-import { authErrors, bearer, currency, errorEnvelope, uuid } from '../schemas/common.ts';
+import { authErrors, bearer, currency, errorEnvelope, orderIdParams, uuid } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import {
@@ -23,7 +23,6 @@ import {
 } from './exchange-common.ts';
 
 const batchBody = { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH } as const;
-const orderIdParams = { type: 'object', properties: { orderId: uuid }, required: ['orderId'] } as const;
 const cancelBatchBody = {
   anyOf: [
     { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH },

@@ -5,6 +5,25 @@
 import { CURRENCIES } from '../../exchange/types.ts';
 
 export const uuid = { type: 'string', format: 'uuid', description: 'UUID' } as const;
+
+// Path parameters that name one entity by its UUID, shared by the public and admin routes.
+export const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
+export const marketParams = {
+  type: 'object',
+  properties: { marketId: uuid },
+  required: ['marketId'],
+} as const;
+export const accountParams = {
+  type: 'object',
+  properties: { accountId: uuid },
+  required: ['accountId'],
+} as const;
+export const lockParams = { type: 'object', properties: { lockId: uuid }, required: ['lockId'] } as const;
+export const orderIdParams = {
+  type: 'object',
+  properties: { orderId: uuid },
+  required: ['orderId'],
+} as const;
 export const isoTime = {
   type: 'string',
   format: 'date-time',
