@@ -12,28 +12,13 @@ import { ClusterNode } from '../../src/cluster/node.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ApiError } from '../../src/errors.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
-import type { StreamSocket } from '../../src/stream/hub.ts';
 import { createStream, nodeSource } from '../../src/stream/service.ts';
 import { market } from '../exchange/fixtures.ts';
+import { FakeSocket } from '../helpers/fake-socket.ts';
 import { createPostgresSchema, type PostgresSchema } from '../helpers/store.ts';
 import { until } from './helpers.ts';
 
 const skip = process.env.DATABASE_URL ? false : 'DATABASE_URL is not set (PostgreSQL only)';
-
-class FakeSocket implements StreamSocket {
-  sent: string[] = [];
-  bufferedAmount = 0;
-  closed: number | undefined;
-  send(frame: string) {
-    this.sent.push(frame);
-  }
-  close(code: number) {
-    this.closed = code;
-  }
-  ticks() {
-    return this.sent.map((s) => JSON.parse(s)).filter((f) => f.type === 'PLACE');
-  }
-}
 
 let place: PostgresSchema | undefined;
 const stores: PostgresStore[] = [];
@@ -117,7 +102,7 @@ test('a fenced leader rebuilds and leads again; its stream goes on without a gap
       .connect(s, { accountId: null, scopes: new Set(['read:tape'] as const) })
       .message(JSON.stringify({ event: 'subscribe', data: 'tape' }));
     for (let i = 0; i < 3; i++) await must(bid(i));
-    assert.equal(s.ticks().length, 3);
+    assert.equal(s.frames('PLACE').length, 3);
 
     // The fence a CLI writer sets: this leader's next commit is refused, and it steps down.
     const other = await PostgresStore.open(place.url, 1);
@@ -130,7 +115,7 @@ test('a fenced leader rebuilds and leads again; its stream goes on without a gap
     await until(async () => (node.mode === 'leader' ? true : undefined), 10_000, 'leading again');
     for (let i = 4; i < 7; i++) await must(bid(i));
     assert.equal(s.closed, undefined, 'the connection stayed open');
-    const t = s.ticks();
+    const t = s.frames('PLACE');
     assert.deepEqual(
       t.map((f) => f.order.id),
       [0, 1, 2, 4, 5, 6].map((i) => ids[i]),

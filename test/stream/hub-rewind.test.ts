@@ -7,28 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Command } from '../../src/exchange/types.ts';
 import { commandFrames } from '../../src/stream/frames.ts';
-import { STREAM_RESET_CLOSE, StreamHub, type StreamSocket } from '../../src/stream/hub.ts';
+import { STREAM_RESET_CLOSE, StreamHub } from '../../src/stream/hub.ts';
 import { bid, market, ok, setup, T0 } from '../exchange/fixtures.ts';
+import { FakeSocket } from '../helpers/fake-socket.ts';
 
 const MID = '0190a000-0000-7000-8000-000000000001';
-
-class FakeSocket implements StreamSocket {
-  sent: string[] = [];
-  bufferedAmount = 0;
-  closed: number | undefined;
-  send(frame: string) {
-    this.sent.push(frame);
-  }
-  close(code: number) {
-    this.closed = code;
-  }
-  json() {
-    return this.sent.map((s) => JSON.parse(s));
-  }
-  ticks() {
-    return this.json().filter((f) => f.type === 'PLACE' || f.type === 'CANCEL');
-  }
-}
 
 function world() {
   const x = setup();
@@ -55,7 +38,7 @@ describe('stream hub rewind', () => {
     hub.committed(a.seq);
     hub.applied(a.frames);
     hub.committed(a.seq);
-    assert.equal(s.ticks().length, 1);
+    assert.equal(s.frames('PLACE', 'CANCEL').length, 1);
   });
 
   test('continuous: uncommitted frames are dropped, the subscription goes on without a gap', () => {
@@ -92,7 +75,7 @@ describe('stream hub rewind', () => {
     // The next durable command reuses the dropped one's seqs; the first subscriber sees no gap.
     hub.committed(feed(rebuilt, bid('alice', `${MID}-a`, 420, 10)));
     assert.equal(s.closed, undefined);
-    const t = s.ticks();
+    const t = s.frames('PLACE', 'CANCEL');
     assert.deepEqual(
       t.map((f) => [f.seq, f.order.price]),
       [

@@ -6,22 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Command } from '../../src/exchange/types.ts';
 import { commandFrames } from '../../src/stream/frames.ts';
-import { StreamHub, type StreamSocket } from '../../src/stream/hub.ts';
+import { StreamHub } from '../../src/stream/hub.ts';
 import { bid, market, ok, setup, T0 } from '../exchange/fixtures.ts';
+import { FakeSocket } from '../helpers/fake-socket.ts';
 
 const MID = '0190a000-0000-7000-8000-000000000001';
-
-class FakeSocket implements StreamSocket {
-  sent: string[] = [];
-  bufferedAmount = 0;
-  send(frame: string) {
-    this.sent.push(frame);
-  }
-  close() {}
-  json() {
-    return this.sent.map((s) => JSON.parse(s));
-  }
-}
 
 function world() {
   const x = setup();
