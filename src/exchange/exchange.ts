@@ -33,7 +33,6 @@ import type {
   Command,
   CommandResult,
   Currency,
-  DomainEvent,
   EventRecord,
   Game,
   Id,
@@ -53,9 +52,6 @@ import type {
 import { PPM } from './units.ts';
 
 export type { CurrencyTotals, ExchangeTotals } from './totals.ts';
-
-/** The events of every accepted command in replay mode (frozen: shared by all results). */
-const NO_EVENTS: DomainEvent[] = Object.freeze([]) as unknown as DomainEvent[];
 
 export class Exchange implements StateMachine<Command, CommandResult>, ExchangeReader {
   private s: ExchangeState;
@@ -97,8 +93,7 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const r = dispatch(s, cmd);
     if (r.ok) {
       s.lastSeq = seq;
-      flushTouched(s);
-      if (!s.emitEvents) r.events = NO_EVENTS;
+      flushTouched(s); // replay mode: r is the shared result without events (state.ts ok)
     } else {
       // Handlers validate before mutating, so nothing was touched; clear defensively anyway.
       s.nBooks = 0;

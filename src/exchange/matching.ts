@@ -23,7 +23,6 @@ import {
   NIL,
 } from './order-pool.ts';
 import { addPosition, posFor } from './positions.ts';
-import { orderRecord } from './records.ts';
 import { book, cancelHandle, link, unlink } from './resting-orders.ts';
 import {
   type Account,
@@ -215,6 +214,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     const outA = ms.outcomes[side]!;
     const outB = ms.outcomes[opp]!;
     let filledQty = 0;
+    let lastQ = -1; // the last traded maker price: the outcomes' last prices, set once below
     let washMaker = NIL;
     const feeCoef = live ? s.feePpm / PPM : 0;
     for (let i = 0; i < nFills; i++) {
@@ -224,8 +224,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       const wash = s.fWash[i] === 1;
       if (!wash) {
         filledQty += m;
-        outA.last[c.currency] = ONE - q;
-        outB.last[c.currency] = q;
+        lastQ = q;
       } else {
         // the maker half of the wash: cancel the resting order (after its fill record below)
         washMaker = h;
@@ -266,6 +265,10 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         ts: c.ts,
       };
       s.ev.push({ kind: 'OrderFilled', fill: makerFill }, { kind: 'OrderFilled', fill: takerFill });
+    }
+    if (lastQ >= 0) {
+      outA.last[c.currency] = ONE - lastQ;
+      outB.last[c.currency] = lastQ;
     }
     if (washMaker !== NIL) cancelHandle(s, washMaker, 'WASH', c.ts);
     ms.rec.volume[c.currency] += filledQty;
@@ -308,21 +311,26 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       s.expiries.push(expiresAt, seqNo, h);
       s.gttLive++;
     }
-    if (emit) s.ev[placedAt] = { kind: 'OrderPlaced', order: orderRecord(s, h, 'RESTING', taker) };
+    if (emit) placedRecord(s, placedAt, c, a, ms, rem, expiresAt, coid, false, true);
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {
       wal[aw + 2]! -= tick * rem * mpt;
       wal[aw]! += tick * rem * mpt;
     }
-    if (emit) placedNotResting(s, placedAt, c, a, ms, rem, expiresAt, coid, washed);
+    if (emit) placedRecord(s, placedAt, c, a, ms, rem, expiresAt, coid, washed, false);
   }
   if (rests || bookTouched) touchBook(s, bi);
   return ok(s);
 }
 
-/** OrderPlaced (and OrderCanceled for a remainder) of an order that did not rest. */
-export function placedNotResting(
+/**
+ * OrderPlaced of a placement (and OrderCanceled for a remainder that did not rest), built from the
+ * validated command: the same values `orderRecord` would read back from the pool (`c.outcomeId` is
+ * the outcome's id, `c.tif` one of TIFS, `c.price` the level's tick), one literal for every
+ * OrderPlaced, so its readers see one shape.
+ */
+export function placedRecord(
   s: ExchangeState,
   placedAt: number,
   c: Cmd<'PlaceOrder'>,
@@ -332,6 +340,7 @@ export function placedNotResting(
   expiresAt: number,
   coid: string | null,
   washed: boolean,
+  rests: boolean,
 ): void {
   const rec: OrderRecord = {
     id: c.orderId,
@@ -346,12 +355,12 @@ export function placedNotResting(
     expiresAt: expiresAt >= 0 ? expiresAt : null,
     flags: c.flags ?? null,
     clientOrderId: coid,
-    status: rem === 0 ? 'FILLED' : 'CANCELED',
+    status: rests ? 'RESTING' : rem === 0 ? 'FILLED' : 'CANCELED',
     createdAt: c.ts,
     updatedAt: c.ts,
   };
   s.ev[placedAt] = { kind: 'OrderPlaced', order: rec };
-  if (rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
+  if (!rests && rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
 }
 
 export function growFills(s: ExchangeState): void {

@@ -186,7 +186,12 @@ export function outcomeOf(s: ExchangeState, c: { outcomeId: Id; oh?: number }): 
   return ref;
 }
 
-/** The result of an accepted command: the events collected so far. */
+/** The events of every accepted command in replay mode (frozen: shared by all results). */
+export const NO_EVENTS: DomainEvent[] = Object.freeze([]) as unknown as DomainEvent[];
+/** Replay mode's one accepted result (frozen): no object per command where nobody reads events. */
+const QUIET_OK: CommandResult = Object.freeze({ ok: true, events: NO_EVENTS }) as CommandResult;
+
+/** The result of an accepted command: the events collected so far (replay mode: none). */
 export function ok(s: ExchangeState): CommandResult {
-  return { ok: true, events: s.ev };
+  return s.emitEvents ? { ok: true, events: s.ev } : QUIET_OK;
 }
