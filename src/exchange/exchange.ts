@@ -65,6 +65,15 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     this.s = new ExchangeState(options.events ?? true, options.recordHandles ?? false);
   }
 
+  /**
+   * Switches between replay mode and building events, between two commands (state is identical in
+   * both). Recovery replays what the history projection already holds without events and turns
+   * them on for the commands whose results it still needs (docs/journal.md "Recovery").
+   */
+  setEvents(on: boolean): void {
+    this.s.emitEvents = on;
+  }
+
   get lastSeq(): number {
     return this.s.lastSeq;
   }

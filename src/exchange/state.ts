@@ -143,7 +143,8 @@ export class ExchangeState {
   fFee = new Float64Array(64);
   fWash = new Uint8Array(64);
 
-  readonly emitEvents: boolean;
+  /** false: replay mode (below); switched on by `Exchange.setEvents` when recovery reaches live. */
+  emitEvents: boolean;
   /** Write the handles resolved from ids into the command (`ah`, `oh`), for the journal. */
   readonly recordHandles: boolean;
 

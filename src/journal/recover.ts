@@ -27,6 +27,11 @@ export interface RecoverOptions<R, C = unknown> {
   maxSnapshotSeq?: number;
   /** Called with every replayed command and its result, in seq order. */
   onReplay?: (seq: number, cmd: C, result: R) => void;
+  /**
+   * Called once, before the first replayed command with seq ≥ `seq` is applied: the runtime
+   * replays what its projection already holds without events and turns them on here.
+   */
+  atSeq?: { seq: number; run: () => void };
 }
 
 export interface RecoveryResult<M> {
@@ -91,11 +96,16 @@ export async function recover<C extends { ts: number }, R, M extends StateMachin
   let lastSeq = snapshotSeq;
   let lastTs = 0;
   let replayed = 0;
+  let atSeq = options.atSeq;
   for (;;) {
     const rows = await journal.read<C>(lastSeq, pageSize, toSeq);
     for (const row of rows) {
       if (row.seq !== lastSeq + 1) {
         throw new RecoveryError(`journal gap: seq ${row.seq} follows ${lastSeq}`);
+      }
+      if (atSeq !== undefined && row.seq >= atSeq.seq) {
+        atSeq.run();
+        atSeq = undefined;
       }
       const r = machine.apply(row.cmd);
       if (options.isAccepted !== undefined && !options.isAccepted(r)) {

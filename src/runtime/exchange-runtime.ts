@@ -137,24 +137,36 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     // recovering again, unless the history projection is behind that state: the results of the
     // unprojected commands exist only by replaying them, so then it recovers like a restart.
     const handOver = recovered !== undefined && recovered.lastSeq <= watermark ? recovered : undefined;
+    // What the projection already holds is replayed without events (replay mode, the same state,
+    // about twice as fast); events come on for the commands after the watermark, whose results
+    // the projector needs, and for everything live (docs/journal.md "Recovery").
+    let replaying: Exchange | undefined;
     const rec =
       handOver ??
-      (await recover<Command, CommandResult, Exchange>(store, () => new Exchange({ recordHandles: true }), {
-        isAccepted: (r) => r.ok,
-        journal,
-        maxSnapshotSeq: watermark,
-        onReplay: (seq, cmd, r) => {
-          if (seq <= watermark) return;
-          chunk ??= { firstSeq: seq, results: [], stamps: [] };
-          chunk.results.push(r);
-          chunk.stamps.push(cmd.ts);
-          projectedOnStart++;
-          if (chunk.results.length >= 10_000) {
-            projector.enqueue(chunk.firstSeq, chunk.results, chunk.stamps);
-            chunk = undefined;
-          }
+      (await recover<Command, CommandResult, Exchange>(
+        store,
+        () => {
+          replaying = new Exchange({ recordHandles: true, events: false });
+          return replaying;
         },
-      }));
+        {
+          isAccepted: (r) => r.ok,
+          journal,
+          maxSnapshotSeq: watermark,
+          atSeq: { seq: watermark + 1, run: () => replaying?.setEvents(true) },
+          onReplay: (seq, cmd, r) => {
+            if (seq <= watermark) return;
+            chunk ??= { firstSeq: seq, results: [], stamps: [] };
+            chunk.results.push(r);
+            chunk.stamps.push(cmd.ts);
+            projectedOnStart++;
+            if (chunk.results.length >= 10_000) {
+              projector.enqueue(chunk.firstSeq, chunk.results, chunk.stamps);
+              chunk = undefined;
+            }
+          },
+        },
+      ));
     if (chunk !== undefined) projector.enqueue(chunk.firstSeq, chunk.results, chunk.stamps);
     await projector.drain();
     if (rec.lastSeq < watermark) {
@@ -164,6 +176,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       );
     }
     const exchange = rec.machine;
+    exchange.setEvents(true);
     // Accepted commands are reported right after apply (onApplied: the stream builds its frames there).
     const applyListeners: ApplyListener[] = [];
     const machine = tapMachine(exchange, applyListeners, (err) =>
