@@ -94,8 +94,14 @@ export function parseTar(tar: Buffer): TarEntry[] {
  */
 export function unpackTemplate(template: Buffer, dataDir: string): void {
   const entries = parseTar(gunzipSync(template));
-  const tmp = join(dirname(dataDir), `.${basename(dataDir)}.unpacking-${process.pid}`);
-  rmSync(tmp, { recursive: true, force: true });
+  const prefix = `.${basename(dataDir)}.unpacking-`;
+  // What a start killed while unpacking left behind (its process is gone).
+  for (const e of readdirSync(dirname(dataDir))) {
+    const pid = e.startsWith(prefix) ? Number(e.slice(prefix.length)) : Number.NaN;
+    if (Number.isSafeInteger(pid) && pid > 0 && (pid === process.pid || !isAlive(pid)))
+      rmSync(join(dirname(dataDir), e), { recursive: true, force: true });
+  }
+  const tmp = join(dirname(dataDir), `${prefix}${process.pid}`);
   try {
     mkdirSync(tmp, { recursive: true });
     for (const e of entries) {
@@ -118,5 +124,14 @@ export function unpackTemplate(template: Buffer, dataDir: string): void {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
     throw err;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
