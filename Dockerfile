@@ -18,6 +18,9 @@ ENV NODE_ENV=production \
     PORT=8080 \
     DATA_DIR=/data \
     LOG_FORMAT=json
+# glibc gives each thread that mallocs its own arena and keeps what it freed there: two arenas
+# saved ~30 MB of the idle server's resident memory (docs/packaging.md, "First start and memory").
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

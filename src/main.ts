@@ -5,19 +5,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { bearerClientId } from './http/graphql/identify.ts';
-import { cancelOnDisconnectAtLeader, clusterRoutes, registerClusterHooks } from './http/plugins/cluster.ts';
-import exchangeApi from './http/routes/exchange-api.ts';
-import graphqlRoutes from './http/routes/graphql.ts';
-import { buildLegacyAuthApp, registerAuthHttp } from './http/routes/oauth.ts';
-import parlayRoutes from './http/routes/parlay.ts';
-import tapeRoutes from './http/routes/tape.ts';
-import uiRoutes from './http/routes/ui.ts';
 import {
   disableViewerClient,
   ensureViewerClient,
@@ -65,10 +56,44 @@ export interface StartOptions {
   signals?: boolean;
 }
 
+/**
+ * The HTTP side: fastify and its plugins, mercurius and graphql, the route modules. Loading them
+ * is about a second of CPU, so startServer starts it before opening the store and awaits it only
+ * when it builds the app: the modules load while PGlite compiles its WASM on V8's background
+ * threads (docs/packaging.md, "First start and memory").
+ */
+async function loadHttpModules() {
+  const [app, identify, cluster, exchangeApi, graphql, oauth, parlay, tape, ui] = await Promise.all([
+    import('./app.ts'),
+    import('./http/graphql/identify.ts'),
+    import('./http/plugins/cluster.ts'),
+    import('./http/routes/exchange-api.ts'),
+    import('./http/routes/graphql.ts'),
+    import('./http/routes/oauth.ts'),
+    import('./http/routes/parlay.ts'),
+    import('./http/routes/tape.ts'),
+    import('./http/routes/ui.ts'),
+  ]);
+  return {
+    ...app,
+    ...identify,
+    ...cluster,
+    ...oauth,
+    exchangeApi: exchangeApi.default,
+    graphqlRoutes: graphql.default,
+    parlayRoutes: parlay.default,
+    tapeRoutes: tape.default,
+    uiRoutes: ui.default,
+  };
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env);
   const log = createLogger(config);
   const metrics = new Metrics();
+  const httpModules = loadHttpModules();
+  // Awaited before the app is built; a start that fails earlier must not leave it unhandled.
+  httpModules.catch(() => {});
 
   const store = await phase(log, storeOpening(config), () =>
     openStore({ ...config, nodeName: config.nodeName }).catch((err: unknown) => {
@@ -149,6 +174,21 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
     log.info({ commands: n }, 'demo slate ready');
   }
+
+  const {
+    buildApp,
+    bearerClientId,
+    cancelOnDisconnectAtLeader,
+    clusterRoutes,
+    registerClusterHooks,
+    buildLegacyAuthApp,
+    registerAuthHttp,
+    exchangeApi,
+    graphqlRoutes,
+    parlayRoutes,
+    tapeRoutes,
+    uiRoutes,
+  } = await httpModules;
 
   // The stream: on the embedded store fed by the runtime; on PostgreSQL by the node's state feed,
   // which is the replica's apply loop or the leader's sequencer and moves at a promotion without

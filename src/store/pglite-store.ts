@@ -6,7 +6,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, wri
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
-import { readTemplate, TEMPLATE_FILE } from './pglite-template.ts';
+import { readTemplate, TEMPLATE_FILE, unpackTemplate } from './pglite-template.ts';
 import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 type PgliteTx = Pick<PGlite, 'query' | 'exec'>;
@@ -57,17 +57,14 @@ export class PgliteStore implements Store {
     if (PgliteStore.exists(dataDir))
       return new PgliteStore(await PGlite.create(dataDir, pg), dataDir, 'existing');
     const template = opts.template === false ? undefined : readTemplate(opts.template ?? TEMPLATE_FILE);
-    // Only into a directory holding nothing: PGlite unpacks over whatever is there.
+    // Only into a directory holding nothing: the template's files replace it.
     if (template !== undefined && readdirSync(dataDir).length === 0) {
       try {
-        return new PgliteStore(
-          await PGlite.create(dataDir, { ...pg, loadDataDir: template }),
-          dataDir,
-          'template',
-        );
+        unpackTemplate(template, dataDir);
+        return new PgliteStore(await PGlite.create(dataDir, pg), dataDir, 'template');
       } catch {
-        // A template this PGlite cannot read (a build from another version): empty the directory
-        // again and create the database the slow way.
+        // A template that does not unpack, or that this PGlite cannot open (a build from another
+        // version): empty the directory again and create the database the slow way.
         for (const e of readdirSync(dataDir)) rmSync(join(dataDir, e), { recursive: true, force: true });
       }
     }

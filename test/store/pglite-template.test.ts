@@ -2,12 +2,14 @@
 // migrated data directory instead of running initdb, the result is a normal database that reopens
 // as one, and a template this PGlite cannot read falls back to initdb.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { listMigrations } from '../../src/store/migrations.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
+import { parseTar } from '../../src/store/pglite-template.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tickbook-template-'));
 const template = join(dir, 'template.tar.gz');
@@ -62,4 +64,32 @@ test('an unreadable template falls back to initdb in an emptied directory', asyn
   } finally {
     await store.close();
   }
+});
+
+test('a start killed while unpacking leaves no database, and its leftovers go at the next start', async () => {
+  const parent = join(dir, 'c');
+  const pg = join(parent, 'pg');
+  // What a killed start leaves: the empty data directory and a half-written sibling whose
+  // process is gone (pids above the kernel's maximum, 2^22, never run).
+  const stale = join(parent, `.pg.unpacking-${2 ** 22 + 1}`);
+  mkdirSync(join(stale, 'base'), { recursive: true });
+  writeFileSync(join(stale, 'PG_VERSION'), '17\n');
+  mkdirSync(pg, { recursive: true });
+  assert.equal(PgliteStore.exists(pg), false);
+  const store = await PgliteStore.open(pg, { template });
+  try {
+    assert.equal(store.createdFrom, 'template');
+    assert.equal(existsSync(stale), false);
+    assert.deepEqual(await store.pendingMigrations(), []);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a tar header whose checksum does not match is refused', () => {
+  const tar = gunzipSync(readFileSync(template));
+  assert.ok(parseTar(tar).length > 100);
+  const bad = Buffer.from(tar);
+  bad[0] = bad[0]! ^ 1; // first entry's name
+  assert.throws(() => parseTar(bad), /checksum/);
 });
