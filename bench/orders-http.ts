@@ -7,12 +7,15 @@
 //   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--only embedded|postgres] [--cpu-prof DIR] [--ab CHECKOUT[,CHECKOUT…]]
 //
-// Server CPU per order (user + system time of the server process during the load, /proc) is
-// printed beside the rate: on a shared machine it is steadier than orders/s. --ab runs every real
-// target a second time per round on the server of another checkout (e.g. /work/main), interleaved,
-// so a change is compared with its base in the same run. --cpu-prof writes a V8 profile of each
-// real server to DIR.
+// The real targets run the built server (dist/main.js, as `npm start`; rebuilt first when a
+// source is newer) by plain node (bench/lib/orders-child.mjs); the bare route runs from
+// bench/lib/server-child.ts. Server CPU per order (user + system time of the server process
+// during the load, from /proc) is printed beside the rate: on a shared machine it is steadier
+// than orders/s. --ab runs every real target a second time per round on another checkout's built
+// server (e.g. /work/main), interleaved, so a change is compared with its base in the same run.
+// --cpu-prof writes a V8 profile of each real server to DIR.
 
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PostgresStore } from '../src/store/postgres-store.ts';
-import { bootChild, createGame, fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import { bootChild, type Child, createGame, fetchToken, httpCall } from '../test/helpers/child-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,11 +40,32 @@ const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const CONNECTIONS = Number(values.connections);
 const child = fileURLToPath(new URL('./lib/server-child.ts', import.meta.url));
+const ordersChild = fileURLToPath(new URL('./lib/orders-child.mjs', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
 
 const profDir = values['cpu-prof'];
-const boot = (env: Record<string, string>, script: string, real: boolean) =>
-  bootChild(script, env, real && profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+
+/** The bare route (tsx), or a checkout's built server (plain node, see the header). */
+async function boot(env: Record<string, string>, checkout: string | null): Promise<Child> {
+  if (checkout === null) return bootChild(child, env);
+  const args = profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const proc = spawn(process.execPath, [...args, ordersChild], {
+    env: { ...process.env, ...env, MAIN_JS: join(checkout, 'dist/main.js') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => proc.once('exit', res));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+  return { proc, url, exited };
+}
 
 /** User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). */
 function cpuSeconds(pid: number | undefined): number {
@@ -145,8 +169,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 interface Target {
   label: string;
   real: boolean;
-  /** The server-child script to boot (another checkout's for --ab). */
-  script: string;
+  /** The checkout whose built server runs (another one for --ab); null for the bare route. */
+  checkout: string | null;
   /** Environment for one round (a new data directory or schema: every round starts empty). */
   prepare: (round: number) => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>;
 }
@@ -154,7 +178,7 @@ interface Target {
 /** One round on a fresh server. */
 async function runOnce(t: Target, round: number): Promise<Row> {
   const { env, cleanup } = await t.prepare(round);
-  const { proc, url, exited } = await boot(env, t.script, t.real);
+  const { proc, url, exited } = await boot(env, t.checkout);
   try {
     return { ...(await load(url, proc.pid, t.real ? await setup(url) : null)), target: t.label };
   } finally {
@@ -187,13 +211,13 @@ const targets: Target[] = [
   {
     label: 'bare Fastify route (baseline)',
     real: false,
-    script: child,
+    checkout: null,
     prepare: async () => ({ env: { ...base, BARE: '1' }, cleanup: noCleanup }),
   },
   {
     label: 'Tickbook, embedded store (segment journal, fdatasync)',
     real: true,
-    script: child,
+    checkout: root,
     prepare: async (i) => {
       const d = freshDir(i);
       return {
@@ -208,7 +232,7 @@ if (process.env.DATABASE_URL) {
   targets.push({
     label: 'Tickbook, PostgreSQL',
     real: true,
-    script: child,
+    checkout: root,
     prepare: async (i) => {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       const admin = await PostgresStore.open(pgUrl, 1);
@@ -233,11 +257,13 @@ if (values.only !== undefined) {
   for (let i = targets.length - 1; i > 0; i--) if (!targets[i]!.label.includes(keep)) targets.splice(i, 1);
 }
 for (const dir of values.ab?.split(',') ?? []) {
-  const other = join(dir, 'bench/lib/server-child.ts');
-  for (const t of targets.filter((x) => x.real && x.script === child)) {
-    targets.push({ ...t, label: `${t.label} [${dir}]`, script: other });
+  for (const t of targets.filter((x) => x.real && x.checkout === root)) {
+    targets.push({ ...t, label: `${t.label} [${dir}]`, checkout: dir });
   }
 }
+// As `npm start`: rebuild this checkout's dist/ when a source is newer (another checkout's build
+// is taken as it is).
+execFileSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
 
 // Rounds interleave the targets (A B C A B C ...), so a neighbour's load spike hits all of them
 // alike; each round's ratio is against the bare route of the same round.
