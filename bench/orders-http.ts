@@ -5,31 +5,78 @@
 // and answering fixed bytes. Rounds interleave bare / embedded / PostgreSQL and each is printed.
 //
 //   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
+//     [--only embedded|postgres] [--cpu-prof DIR] [--ab CHECKOUT[,CHECKOUT…]]
+//
+// The real targets run the built server (dist/main.js, as `npm start`; rebuilt first when a
+// source is newer) by plain node (bench/lib/orders-child.mjs); the bare route runs from
+// bench/lib/server-child.ts. Server CPU per order (user + system time of the server process
+// during the load, from /proc) is printed beside the rate: on a shared machine it is steadier
+// than orders/s. --ab runs every real target a second time per round on another checkout's built
+// server (e.g. /work/main), interleaved, so a change is compared with its base in the same run.
+// --cpu-prof writes a V8 profile of each real server to DIR.
 
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PostgresStore } from '../src/store/postgres-store.ts';
-import { bootChild, createGame, fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import { bootChild, type Child, createGame, fetchToken, httpCall } from '../test/helpers/child-server.ts';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     runs: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    ab: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const CONNECTIONS = Number(values.connections);
 const child = fileURLToPath(new URL('./lib/server-child.ts', import.meta.url));
+const ordersChild = fileURLToPath(new URL('./lib/orders-child.mjs', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
 
-const boot = (env: Record<string, string>) => bootChild(child, env);
+const profDir = values['cpu-prof'];
+
+/** The bare route (tsx), or a checkout's built server (plain node, see the header). */
+async function boot(env: Record<string, string>, checkout: string | null): Promise<Child> {
+  if (checkout === null) return bootChild(child, env);
+  const args = profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const proc = spawn(process.execPath, [...args, ordersChild], {
+    env: { ...process.env, ...env, MAIN_JS: join(checkout, 'dist/main.js') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => proc.once('exit', res));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+  return { proc, url, exited };
+}
+
+/** User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
+}
 
 async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
   const r = await httpCall(url, method, path, token, body);
@@ -64,10 +111,17 @@ interface Row {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Server CPU (user + system) per answered request, µs. */
+  cpuUs: number;
 }
 
-async function load(url: string, ctx: { outcomes: string[][]; tokens: string[] } | null): Promise<Row> {
+async function load(
+  url: string,
+  pid: number | undefined,
+  ctx: { outcomes: string[][]; tokens: string[] } | null,
+): Promise<Row> {
   let n = 0;
+  const cpu0 = cpuSeconds(pid);
   // Prices around 0.5 on both outcomes: roughly a third of the orders cross and trade.
   const prices = [0.46, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52];
   const r = await autocannon({
@@ -99,8 +153,10 @@ async function load(url: string, ctx: { outcomes: string[][]; tokens: string[] }
       },
     ],
   });
+  const cpu = cpuSeconds(pid) - cpu0;
   return {
     target: '',
+    cpuUs: (cpu * 1e6) / Math.max(1, r.requests.total),
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -113,6 +169,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 interface Target {
   label: string;
   real: boolean;
+  /** The checkout whose built server runs (another one for --ab); null for the bare route. */
+  checkout: string | null;
   /** Environment for one round (a new data directory or schema: every round starts empty). */
   prepare: (round: number) => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>;
 }
@@ -120,9 +178,9 @@ interface Target {
 /** One round on a fresh server. */
 async function runOnce(t: Target, round: number): Promise<Row> {
   const { env, cleanup } = await t.prepare(round);
-  const { proc, url, exited } = await boot(env);
+  const { proc, url, exited } = await boot(env, t.checkout);
   try {
-    return { ...(await load(url, t.real ? await setup(url) : null)), target: t.label };
+    return { ...(await load(url, proc.pid, t.real ? await setup(url) : null)), target: t.label };
   } finally {
     proc.kill('SIGTERM');
     await exited;
@@ -153,11 +211,13 @@ const targets: Target[] = [
   {
     label: 'bare Fastify route (baseline)',
     real: false,
+    checkout: null,
     prepare: async () => ({ env: { ...base, BARE: '1' }, cleanup: noCleanup }),
   },
   {
     label: 'Tickbook, embedded store (segment journal, fdatasync)',
     real: true,
+    checkout: root,
     prepare: async (i) => {
       const d = freshDir(i);
       return {
@@ -172,6 +232,7 @@ if (process.env.DATABASE_URL) {
   targets.push({
     label: 'Tickbook, PostgreSQL',
     real: true,
+    checkout: root,
     prepare: async (i) => {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       const admin = await PostgresStore.open(pgUrl, 1);
@@ -191,13 +252,28 @@ if (process.env.DATABASE_URL) {
   });
 }
 
+if (values.only !== undefined) {
+  const keep = values.only === 'postgres' ? 'PostgreSQL' : 'embedded';
+  for (let i = targets.length - 1; i > 0; i--) if (!targets[i]!.label.includes(keep)) targets.splice(i, 1);
+}
+for (const dir of values.ab?.split(',') ?? []) {
+  for (const t of targets.filter((x) => x.real && x.checkout === root)) {
+    targets.push({ ...t, label: `${t.label} [${dir}]`, checkout: dir });
+  }
+}
+// As `npm start`: rebuild this checkout's dist/ when a source is newer (another checkout's build
+// is taken as it is).
+execFileSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
+
 // Rounds interleave the targets (A B C A B C ...), so a neighbour's load spike hits all of them
 // alike; each round's ratio is against the bare route of the same round.
 console.log(
   `\nDurable order placement, ${CONNECTIONS} connections, ${SECONDS} s per round, ${RUNS} rounds\n`,
 );
-console.log('| round | target | orders/s | p50 ms | p99 ms | non-2xx | vs bare (same round) |');
-console.log('|---:|---|---:|---:|---:|---:|---:|');
+console.log(
+  '| round | target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | vs bare (same round) |',
+);
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
 const rows: Row[][] = targets.map(() => []);
 const ratios: number[][] = targets.map(() => []);
 try {
@@ -209,7 +285,7 @@ try {
       rows[t]!.push(r);
       ratios[t]!.push(r.reqPerSec / bare);
       console.log(
-        `| ${round + 1} | ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.reqPerSec === bare && t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |`,
+        `| ${round + 1} | ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${r.reqPerSec === bare && t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |`,
       );
     }
   }
@@ -218,12 +294,14 @@ try {
 }
 
 console.log(`\nMedians over ${RUNS} rounds\n`);
-console.log('| target | orders/s | p50 ms | p99 ms | non-2xx | median per-round ratio vs bare |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log(
+  '| target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | median per-round ratio vs bare |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 targets.forEach((t, i) => {
   const rs = rows[i]!;
   console.log(
-    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
+    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
   );
 });
 console.log(

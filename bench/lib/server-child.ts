@@ -1,7 +1,8 @@
-// A real Tickbook server (startServer) in its own process for HTTP benchmarks, so the load
-// generator and the server do not share one event loop. Prints `READY <url>` once listening.
+// A real Tickbook server (startServer, from the TypeScript sources) in its own process, so the
+// load generator and the server do not share one event loop. Prints `READY <url>` once listening.
 // With BARE=1 it serves instead a bare Fastify route that parses the same JSON body and answers
-// a fixed 201 body: the baseline measured in the same run.
+// a fixed 201 body: bench/orders-http.ts's baseline (its real targets run the built server,
+// bench/lib/orders-child.mjs).
 import Fastify from 'fastify';
 import { startServer } from '../../src/main.ts';
 

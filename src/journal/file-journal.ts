@@ -2,9 +2,11 @@
 // (record-format.ts) with fdatasync per group commit (docs/journal.md, "Segment files").
 //
 // Durability: append() writes the batch's bytes at once (into the page cache) and resolves only
-// after an fdatasync that started after that write has returned. At most one sync runs; batches
-// appended meanwhile are covered together by the next one, so the next group forms while the
-// previous sync runs. A failed sync is final (after a failed fsync the kernel may have dropped
+// after an fdatasync that started after that write has returned. Up to two syncs overlap: a batch
+// appended while one sync runs starts its own at once (the kernel chains it behind the first)
+// instead of waiting for the first to return to this thread; batches appended while two run are
+// covered together by the next one. Syncs complete in the order they started, so the durable seq
+// only moves forward over syncs that have all returned. A failed sync is final (after a failed fsync the kernel may have dropped
 // the dirty pages, so retrying could report success for lost data): every waiting and later
 // append is rejected, and the sequencer stops.
 //
@@ -58,6 +60,8 @@ interface Waiter {
   reject: (e: unknown) => void;
 }
 
+/** Syncs allowed to overlap (see the header). */
+const MAX_SYNCS = 2;
 const SEGMENT_RE = /^journal-(\d{20})\.seg$/;
 const SNAPSHOT_RE = /^snapshot-(\d{20})-([0-9a-f]{64})\.snap$/;
 const SNAPSHOT_MAGIC = Buffer.from('TBSNAP01');
@@ -86,7 +90,12 @@ export class FileJournal implements JournalBackend {
   /** Handles of closed segments still holding unsynced bytes (synced by the next sync). */
   private sealing: number[] = [];
   private dirDirty = false;
-  private syncing = false;
+  /** Syncs started and not yet completed (at most MAX_SYNCS). */
+  private syncs = 0;
+  /** Highest seq covered by a started sync. */
+  private syncStarted: number;
+  /** Settles when the newest started sync and every one before it have settled; never rejects. */
+  private syncChain: Promise<unknown> = Promise.resolve();
   private waiters: Waiter[] = [];
   private failed: Error | undefined;
   private cache: { index: number; buf: Buffer } | undefined;
@@ -105,6 +114,7 @@ export class FileJournal implements JournalBackend {
     this.nextSeq = tail.seq + 1;
     this.lastTs = tail.ts;
     this.durable = tail.seq;
+    this.syncStarted = tail.seq;
   }
 
   /** Opens (creating) the journal directory and recovers its tail (see the header). */
@@ -229,31 +239,38 @@ export class FileJournal implements JournalBackend {
   }
 
   private kickSync(): void {
-    if (this.syncing || this.waiters.length === 0 || this.failed !== undefined) return;
-    this.syncing = true;
     const upTo = this.nextSeq - 1;
+    if (this.syncs >= MAX_SYNCS || upTo <= this.syncStarted || this.failed !== undefined) return;
+    this.syncs++;
+    this.syncStarted = upTo;
     const sealing = this.sealing.splice(0);
     const dir = this.dirDirty;
     this.dirDirty = false;
     const h = this.handle!;
-    void (async () => {
+    const own = (async () => {
       for (const s of sealing) {
         await this.fs.datasync(s);
         this.fs.close(s);
       }
       await this.fs.datasync(h);
       if (dir) await this.fs.syncDir(this.dir);
-    })().then(
+    })();
+    // In start order: a later sync may return first (and a rotated segment is synced by the
+    // earlier one only), so nothing is acknowledged until every earlier sync has returned too.
+    const done = Promise.all([this.syncChain, own]);
+    this.syncChain = done.catch(() => {});
+    done.then(
       () => {
-        this.syncing = false;
-        this.durable = upTo;
-        const done = this.waiters.filter((w) => w.lastSeq <= upTo);
+        this.syncs--;
+        if (this.failed !== undefined) return;
+        if (upTo > this.durable) this.durable = upTo;
+        const ready = this.waiters.filter((w) => w.lastSeq <= upTo);
         this.waiters = this.waiters.filter((w) => w.lastSeq > upTo);
-        for (const w of done) w.resolve();
+        for (const w of ready) w.resolve();
         this.kickSync();
       },
       (err) => {
-        this.syncing = false;
+        this.syncs--;
         this.fail(err);
       },
     );
@@ -413,7 +430,7 @@ export class FileJournal implements JournalBackend {
 
   /** Waits for the in-flight sync, then closes the files. */
   async close(): Promise<void> {
-    while (this.syncing || (this.waiters.length > 0 && this.failed === undefined)) await turn();
+    while (this.syncs > 0 || (this.waiters.length > 0 && this.failed === undefined)) await turn();
     for (const s of this.sealing.splice(0)) this.fs.close(s);
     if (this.handle !== undefined) this.fs.close(this.handle);
     this.handle = undefined;

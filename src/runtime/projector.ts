@@ -10,7 +10,8 @@
 
 import type { CommandResult } from '../exchange/types.ts';
 import type { Queryable, Store } from '../store/types.ts';
-import { HistoryBatch, writeHistory } from './history.ts';
+import { HistoryBatch } from './history.ts';
+import { projectionStatement } from './history-write.ts';
 
 const NAME = 'history';
 /**
@@ -120,13 +121,9 @@ export class HistoryProjector {
       const consumed = take.length;
       try {
         if (to > this.wm) {
-          await this.store.transaction(async (tx) => {
-            if (!h.empty) await writeHistory(tx, h);
-            await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [
-              NAME,
-              to,
-            ]);
-          });
+          // One statement, so its own transaction: the rows and the watermark together or neither.
+          const { sql, params } = projectionStatement(h, NAME, to);
+          await this.store.query(sql, params);
         }
       } catch (err) {
         // The journal holds these commands; history only lags. Retry with backoff (the read

@@ -1,7 +1,7 @@
 // Child process of the projector crash test (projector-crash.test.ts). Runs the real
 // ExchangeRuntime on a PGlite data directory (argv[2]) with the segment journal (argv[3]), over a
-// store whose transactions hang after the first `argv[4]` of them: the history projector then
-// falls behind the journal, as it would if the process died between a journal sync and the
+// store whose projection writes (one statement each, docs/journal.md "Projector") hang after the
+// first `argv[4]` of them: the history projector then falls behind the journal, as it would if the process died between a journal sync and the
 // projection. Prints `acked <seq>` for each acknowledged command; the parent SIGKILLs it.
 
 import { createHash } from 'node:crypto';
@@ -38,9 +38,10 @@ async function main(): Promise<void> {
   const inner = await PgliteStore.open(pgDir!);
   await inner.migrate();
   let allowed = Number(allowArg);
+  const projection = (sql: string) => sql.includes('UPDATE projection_watermark');
   const store: Store = Object.assign(Object.create(inner) as Store, {
-    transaction: <T>(fn: Parameters<Store['transaction']>[0]): Promise<T> =>
-      allowed-- > 0 ? (inner.transaction(fn) as Promise<T>) : new Promise<T>(() => {}),
+    query: ((sql: string, params?: readonly unknown[]) =>
+      !projection(sql) || allowed-- > 0 ? inner.query(sql, params) : new Promise(() => {})) as Store['query'],
   });
   const config = loadConfig({ DATA_DIR: pgDir, SNAPSHOT_EVERY: '100', LOG_LEVEL: 'silent' });
   const journal = await FileJournal.open(journalDir!);

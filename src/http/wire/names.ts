@@ -63,11 +63,21 @@ export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
 export const WIRE_MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
 export const WIRE_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
+/**
+ * The last conversion: an order's times are formatted several times on its way out (the answer,
+ * its stream frames), and orders of one commit share their millisecond.
+ */
+let lastMs = Number.NaN;
+let lastIso = '';
+
 /** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"); never throws. */
 export function isoMillis(ms: Millis): string {
+  if (ms === lastMs) return lastIso;
   // NaN (never produced by the engine) leaves as the Unix epoch rather than failing the response.
   if (Number.isNaN(ms)) return new Date(0).toISOString();
-  return new Date(Math.min(WIRE_MAX_MS, Math.max(WIRE_MIN_MS, ms))).toISOString();
+  lastIso = new Date(Math.min(WIRE_MAX_MS, Math.max(WIRE_MIN_MS, ms))).toISOString();
+  lastMs = ms;
+  return lastIso;
 }
 
 /** Same, for nullable time stamps; NaN leaves as null. */
