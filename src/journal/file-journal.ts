@@ -94,7 +94,10 @@ export class FileJournal implements JournalBackend {
   private syncs = 0;
   /** Highest seq covered by a started sync. */
   private syncStarted: number;
-  /** Settles when the newest started sync and every one before it have settled; never rejects. */
+  /**
+   * Settles when the newest started sync and every one before it have settled (and their sealed
+   * segments are closed); never rejects.
+   */
   private syncChain: Promise<unknown> = Promise.resolve();
   private waiters: Waiter[] = [];
   private failed: Error | undefined;
@@ -248,17 +251,26 @@ export class FileJournal implements JournalBackend {
     this.dirDirty = false;
     const h = this.handle!;
     const own = (async () => {
-      for (const s of sealing) {
-        await this.fs.datasync(s);
-        this.fs.close(s);
-      }
+      for (const s of sealing) await this.fs.datasync(s);
       await this.fs.datasync(h);
       if (dir) await this.fs.syncDir(this.dir);
     })();
     // In start order: a later sync may return first (and a rotated segment is synced by the
     // earlier one only), so nothing is acknowledged until every earlier sync has returned too.
-    const done = Promise.all([this.syncChain, own]);
-    this.syncChain = done.catch(() => {});
+    const before = this.syncChain;
+    const done = Promise.all([before, own]);
+    // A sealed segment is closed only once this sync and every one started before it have
+    // settled: an earlier sync may still be about to fdatasync that very handle (it was the live
+    // segment when that sync started), and a closed descriptor could be reused by the next open.
+    this.syncChain = Promise.allSettled([before, own]).then(() => {
+      for (const s of sealing) {
+        try {
+          this.fs.close(s);
+        } catch {
+          // A close failing after its sync settled loses nothing: the sync decided durability.
+        }
+      }
+    });
     done.then(
       () => {
         this.syncs--;
@@ -431,6 +443,7 @@ export class FileJournal implements JournalBackend {
   /** Waits for the in-flight sync, then closes the files. */
   async close(): Promise<void> {
     while (this.syncs > 0 || (this.waiters.length > 0 && this.failed === undefined)) await turn();
+    await this.syncChain; // the sealed segments of the last syncs are closed
     for (const s of this.sealing.splice(0)) this.fs.close(s);
     if (this.handle !== undefined) this.fs.close(this.handle);
     this.handle = undefined;

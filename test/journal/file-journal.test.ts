@@ -162,6 +162,42 @@ describe('segment journal', () => {
     await assert.rejects(j.append(12, [{ ts: 1 }]), /fdatasync failed/);
   });
 
+  test('overlapping syncs across rotations never touch a closed segment handle', async () => {
+    // Syncs of random length, so a later sync can return before an earlier one; a datasync on a
+    // closed handle is an EBADF (a real descriptor could even have been reused by then).
+    class JitterFs extends PowerLossFs {
+      private closed = new Set<number>();
+      private rnd = 7;
+      override async datasync(handle: number): Promise<void> {
+        if (this.closed.has(handle)) throw new Error(`EBADF: datasync of closed handle ${handle}`);
+        this.rnd = (this.rnd * 1103515245 + 12345) % 2147483648;
+        await new Promise((r) => setTimeout(r, (this.rnd >>> 16) % 4));
+        if (this.closed.has(handle)) throw new Error(`EBADF: handle ${handle} closed during its datasync`);
+        return super.datasync(handle);
+      }
+      override close(handle: number): void {
+        this.closed.add(handle);
+        super.close(handle);
+      }
+    }
+    const fs = new JitterFs();
+    const j = await FileJournal.open(DIR, { fs, segmentBytes: 200 });
+    const s = sequencer(j);
+    let next = 0;
+    const worker = async () => {
+      while (next < 400) await s.submit({ type: 'Add', key: `k${next++}`, n: 1 });
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    assert.equal(s.committedSeq, 400);
+    assert.ok(j.stats().segments > 20, `${j.stats().segments} segments`);
+    await j.close();
+    const rec = await recover(noStore, () => new LedgerMachine(), {
+      journal: await FileJournal.open(DIR, { fs }),
+      isAccepted: ledgerAccepted,
+    });
+    assert.equal(rec.lastSeq, 400);
+  });
+
   test('rotation at the size bound, reads across segments, retention keeps what recovery needs', async () => {
     const fs = new PowerLossFs();
     const j = await FileJournal.open(DIR, { fs, segmentBytes: 500 });
