@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onResponseHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import type { Config } from './config.ts';
 import { AccessLog } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -12,7 +13,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions } from './http/logger.ts';
 import { finishDocument, SECURITY_OAUTH2, transformRoute } from './http/openapi/document.ts';
-import { requestLoggerFactory } from './http/request-logger.ts';
+import { type ChildLoggerFactory, requestLoggerFactory, routeLoggerFactory } from './http/request-logger.ts';
 import opsRoutes from './http/routes/ops.ts';
 import { buildRequestValidator, REQUEST_AJV_OPTIONS } from './http/validation.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -50,12 +51,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const metrics = deps.metrics ?? new Metrics();
   const mintRequestId = requestIdMinter();
+  // Always a logger, silent when LOG_LEVEL=silent: the end of every request is then reported to the
+  // log controller below, which counts the request metrics too, so no onResponse hook is needed.
   const logger = deps.logger ? undefined : loggerOptions(config.logLevel, deps.logStream);
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger }),
-    // request.log is made on first use, not per request (src/http/request-logger.ts); without a
-    // logger Fastify already skips the child.
-    ...(deps.logger || logger ? { childLoggerFactory: requestLoggerFactory } : {}),
+    ...(deps.logger
+      ? { loggerInstance: deps.logger }
+      : logger
+        ? { logger }
+        : { loggerInstance: pino({ level: 'silent' }) }),
+    // request.log is made on first use, not per request (src/http/request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.bodyLimit,
     // Honour a caller's x-request-id when it is sane, otherwise mint one; echoed on the response.
     genReqId: (req) => {
@@ -63,8 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof h === 'string' && REQUEST_ID.test(h) ? h : mintRequestId();
     },
     requestIdHeader: false,
-    // One access-log line per request instead of Fastify's two (src/http/access-log.ts).
-    logController: new AccessLog(),
+    // One access-log line per request instead of Fastify's two, and the request metrics, both
+    // when the response has been sent (src/http/access-log.ts).
+    logController: new AccessLog(metrics.requests),
     // Request validation (src/http/validation.ts): bodies are validated without type coercion.
     ajv: { customOptions: REQUEST_AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator } },
@@ -76,30 +83,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
 
-  // Callback-style hooks: an async hook costs a promise per request, which shows on the small
-  // cached GETs (bench/read-path.ts).
+  // The one app-level hook (docs/http.md, "What every request pays"). Callback style: an async
+  // hook costs a promise per request, which shows on the small cached GETs (bench/read-path.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
-  // Request metrics (request-metrics.ts): each route gets its own onResponse hook closed over its
-  // stats object, so a request costs a few increments and no label work. The not-found handler
-  // (404/405) has no route of its own; one root hook counts it as route "unmatched".
+  // Request metrics (request-metrics.ts): each route's factory of request loggers hands its stats
+  // object to the request, and the log controller records the response there, so a request costs a
+  // few increments, no label work and no onResponse hook. The not-found handler (404/405) has no
+  // route of its own: its requests count as route "unmatched".
   const requests = metrics.requests;
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const byMethod = new Map(methods.map((m) => [String(m), requests.route(route.url, String(m))]));
-    const hook: onResponseHookHandler = (request, reply, done) => {
-      byMethod.get(request.method)?.observe(reply.statusCode, reply.elapsedTime);
-      done();
-    };
-    const own = route.onResponse;
-    route.onResponse = own === undefined ? [hook] : [...(Array.isArray(own) ? own : [own]), hook];
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404)
-      requests.route('unmatched', request.method).observe(reply.statusCode, reply.elapsedTime);
-    done();
+    const stats =
+      methods.length === 1
+        ? requests.route(route.url, String(methods[0]))
+        : new Map(methods.map((m) => [String(m), requests.route(route.url, String(m))]));
+    route.childLoggerFactory = routeLoggerFactory(
+      stats,
+      route.childLoggerFactory as ChildLoggerFactory | undefined,
+    ) as typeof route.childLoggerFactory;
   });
 
   await app.register(swagger, {

@@ -17,8 +17,9 @@
 
 import { LogController } from 'fastify';
 import pino from 'pino';
+import type { RequestMetrics } from '../observability/request-metrics.ts';
 import { redactUrl } from './logger.ts';
-import { RequestLogger } from './request-logger.ts';
+import { RequestLogger, routeStatsOf } from './request-logger.ts';
 
 const {
   lsCacheSym,
@@ -92,7 +93,17 @@ export function accessLine(
   );
 }
 
+/**
+ * Fastify's log controller for the app: at the end of every request it records the request
+ * metrics (when given) and writes the access line. Fastify calls requestCompleted once per request
+ * when the response has been sent (or failed), so the metrics need no onResponse hook of their own
+ * (docs/http.md, "What every request pays").
+ */
 export class AccessLog extends LogController {
+  constructor(private readonly requests?: RequestMetrics) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -100,8 +111,17 @@ export class AccessLog extends LogController {
     request: Parameters<LogController['requestCompleted']>[1],
     reply: Parameters<LogController['requestCompleted']>[2],
   ): void {
+    const elapsed = reply.elapsedTime;
+    const requests = this.requests;
+    if (requests !== undefined) {
+      const method = request.method;
+      (routeStatsOf(request.raw, method) ?? requests.route('unmatched', method)).observe(
+        reply.statusCode,
+        elapsed,
+      );
+    }
     const url = redactUrl(request.url);
-    const ms = Math.round(reply.elapsedTime * 100) / 100;
+    const ms = Math.round(elapsed * 100) / 100;
     const log = reply.log as unknown;
     if (!error && log instanceof RequestLogger && !log.made) {
       const parent = log.parent;

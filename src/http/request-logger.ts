@@ -10,6 +10,7 @@
 
 import type { FastifyBaseLogger, LogLevel } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
+import type { RouteStats } from '../observability/request-metrics.ts';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Args = [unknown, ...unknown[]];
@@ -98,4 +99,46 @@ export function requestLoggerFactory(
   if (!isPinoLike(logger) || opts.level !== undefined || opts.serializers !== undefined)
     return logger.child(bindings, opts);
   return new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
+}
+
+/** Where a route's request-metrics stats ride on the raw request (src/app.ts). */
+const kRouteStats = Symbol('tickbook.routeStats');
+const kBase = Symbol('tickbook.baseLoggerFactory');
+
+type RouteStatsOf = RouteStats | ReadonlyMap<string, RouteStats>;
+type StatsCarrier = { [kRouteStats]?: RouteStatsOf };
+/** Fastify's childLoggerFactory signature (the raw request is its fourth argument). */
+export type ChildLoggerFactory = (
+  this: unknown,
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  opts: ChildLoggerOptions,
+  rawReq: object,
+) => FastifyBaseLogger;
+type Factory = ChildLoggerFactory & { [kBase]?: ChildLoggerFactory };
+
+/**
+ * A route's child-logger factory: Fastify calls it once per request of that route, before any
+ * hook, with the raw request; it leaves the route's metrics stats on the raw request for the log
+ * controller (src/http/access-log.ts) and makes the request logger with `base`. Wrapping one of
+ * these again (the HEAD route Fastify derives from a GET) replaces its stats instead of stacking.
+ */
+export function routeLoggerFactory(
+  stats: RouteStatsOf,
+  base: ChildLoggerFactory = requestLoggerFactory,
+): ChildLoggerFactory {
+  const inner = (base as Factory)[kBase] ?? base;
+  const factory: Factory = function routeLogger(this: unknown, logger, bindings, opts, rawReq) {
+    (rawReq as StatsCarrier)[kRouteStats] = stats;
+    return inner.call(this, logger, bindings, opts, rawReq);
+  };
+  factory[kBase] = inner;
+  return factory;
+}
+
+/** The stats of the route that served `rawReq` for `method`, or undefined (the not-found handler). */
+export function routeStatsOf(rawReq: object, method: string): RouteStats | undefined {
+  const s = (rawReq as StatsCarrier)[kRouteStats];
+  if (s === undefined || !(s instanceof Map)) return s as RouteStats | undefined;
+  return s.get(method);
 }

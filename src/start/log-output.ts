@@ -6,6 +6,7 @@ import pino from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from '../config.ts';
 import { loggerOptions } from '../http/logger.ts';
+import { LineBatch } from './log-batch.ts';
 
 /** Bytes of JSON lines gathered before a write to stdout. */
 export const LOG_BATCH_BYTES = 8192;
@@ -24,31 +25,25 @@ export function createLogger(
   const opts = loggerOptions(config.logLevel);
   if (opts === false) return pino({ level: 'silent' });
   if (!usePrettyLogs(config.logFormat, out.isTTY)) {
-    // JSON to stdout in batches: sonic-boom gathers lines until LOG_BATCH_BYTES and writes them
-    // with one synchronous write (pino's own default is synchronous too), flushing at the latest
-    // every LOG_FLUSH_MS. Once the access line itself became cheap, a write per request — or the
-    // thread-pool hop an asynchronous write costs — was the largest part of the log's cost on a
-    // small cached GET (docs/bench-read-path.md). A synchronous write means a log reader that stops
-    // reading holds the server back instead of letting a buffer grow without bound. pino flushes on
-    // exit; a kill -9 loses at most the unwritten batch, never a journaled command (docs/http.md,
+    // JSON to stdout in batches (src/start/log-batch.ts): lines are gathered until LOG_BATCH_BYTES
+    // and written with one synchronous write (pino's own default is synchronous too), at the latest
+    // LOG_FLUSH_MS after the first line of a batch. Once the access line itself became cheap, a
+    // write per request — or the thread-pool hop an asynchronous write costs — was the largest part
+    // of the log's cost on a small cached GET (docs/bench-read-path.md). A synchronous write means a
+    // log reader that stops reading holds the server back instead of letting a buffer grow without
+    // bound. A kill -9 loses at most the unwritten batch, never a journaled command (docs/http.md,
     // "Access log and request ids").
     if (out !== process.stdout) return pino(opts as pino.LoggerOptions, out);
-    const dest = pino.destination({
-      dest: 1,
-      sync: true,
-      minLength: LOG_BATCH_BYTES,
-      periodicFlush: LOG_FLUSH_MS,
-    });
-    // pino registers an exit flush only for asynchronous destinations; a batch still gathering
-    // must be written on exit too (test/start/log-output.test.ts).
+    const batch = new LineBatch(pino.destination({ dest: 1, sync: true }), LOG_BATCH_BYTES, LOG_FLUSH_MS);
+    // A batch still gathering must be written on exit (test/start/log-output.test.ts).
     process.once('exit', () => {
       try {
-        dest.flushSync();
+        batch.flushSync();
       } catch {
         // stdout already closed (EPIPE): nothing left to write to
       }
     });
-    return pino(opts as pino.LoggerOptions, dest);
+    return pino(opts as pino.LoggerOptions, batch);
   }
   const stream = pretty({
     colorize: out.isTTY === true,

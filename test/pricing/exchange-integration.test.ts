@@ -135,4 +135,52 @@ describe('pricing from a real Exchange', () => {
     assert.equal(tt.json().code, 'UNSUPPORTED_COMBINATION');
     await app.close();
   });
+
+  test('the route remembers an offer only while the state stands: a new order reprices', async () => {
+    const { exchange: x, games, makerId } = buildRealSlate(1);
+    const g = games[0]!;
+    const app = Fastify();
+    await app.register(parlayRoutes, { reader: () => x, config: { ...loadConfig({}), parlayRateLimit: 0 } });
+    const legs = { outcomes: [{ id: g.outcomes.ML![0] }, { id: g.outcomes['TOT47.5']![0] }], boostId: null };
+    const quote = async () => {
+      const res = await app.inject({ method: 'POST', url: PARLAY_PATH, payload: legs });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json()[0];
+    };
+    const fresh = () => {
+      const q = priceParlay(
+        x,
+        { outcomeIds: legs.outcomes.map((o) => o.id), currency: 'CASH' },
+        pricingParams({}),
+      );
+      assert.ok(q.ok);
+      return q.quote;
+    };
+    const first = await quote();
+    const again = await quote();
+    assert.notEqual(again.id, first.id, 'every offer has its own id');
+    const { id: _a, expiresAt: _b, ...rest } = first;
+    const { id: _c, expiresAt: _d, ...restAgain } = again;
+    assert.deepEqual(restAgain, rest);
+    assert.equal(first.price, fresh().priceText);
+    // A dearer bid on the other moneyline side makes the home leg cheaper: the next quote follows.
+    const best = x.bestBid(g.outcomes.ML![1], 'CASH')!;
+    const r = x.apply({
+      type: 'PlaceOrder',
+      ts: T0 + 30_000_000,
+      orderId: randomUUID(),
+      accountId: makerId,
+      outcomeId: g.outcomes.ML![1],
+      currency: 'CASH',
+      price: best.price + 5,
+      qty: 100,
+      tif: 'GTC',
+    });
+    assert.ok(r.ok);
+    const after = await quote();
+    assert.equal(after.price, fresh().priceText);
+    assert.ok(Number(after.price) < Number(first.price));
+    assert.equal(after.maxQty, 100);
+    await app.close();
+  });
 });

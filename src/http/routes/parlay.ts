@@ -31,6 +31,7 @@ import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { marketToWire } from '../wire/catalog.ts';
+import { ExpiryText, type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
 
 export interface ParlayRouteOptions {
   /** The current exchange state (called once per request). */
@@ -208,17 +209,25 @@ function legOutcome(r: ExchangeReader, l: QuotedLeg, currency: Currency) {
 class OfferWriter {
   private cache = new Map<string, { version: string; outcome: OutcomeRecord; json: string }>();
 
-  write(q: ParlayQuote, id: string, expiresAt: string, r: ExchangeReader): string {
+  /**
+   * The offer's JSON around its id and expiresAt, which change from quote to quote:
+   * `[{"id":"` + id + head + expiresAt + tail is the body.
+   */
+  parts(q: ParlayQuote, r: ExchangeReader): OfferParts {
     let legs = '';
     for (let i = 0; i < q.legs.length; i++) {
       const l = q.legs[i]!; // i < q.legs.length
       legs += `${i === 0 ? '' : ','}{"outcomeId":"${l.outcomeId}","price":"${l.priceText}","vendor":"${VENDOR}","outcome":${this.outcomeJson(r, l, q.currency)}}`;
     }
-    return (
-      `[{"id":"${id}","price":"${q.priceText}","status":"Unfilled","currency":"${q.currency}",` +
-      `"expiresAt":"${expiresAt}","maxQty":${q.maxQty},"decimalOdds":${q.decimalOdds},` +
-      `"americanOdds":${q.americanOdds},"legs":[${legs}]}]`
-    );
+    return {
+      head: Buffer.from(
+        `","price":"${q.priceText}","status":"Unfilled","currency":"${q.currency}","expiresAt":"`,
+      ),
+      tail: Buffer.from(
+        `","maxQty":${q.maxQty},"decimalOdds":${q.decimalOdds},` +
+          `"americanOdds":${q.americanOdds},"legs":[${legs}]}]`,
+      ),
+    };
   }
 
   /**
@@ -321,6 +330,8 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
   const cacheControl = `max-age=${config.parlayQuoteTtlSeconds}`;
   const limited = config.parlayRateLimit > 0;
   const writer = new OfferWriter();
+  const memo = new QuoteMemo();
+  const expiry = new ExpiryText();
   const nextOfferId = offerIdSource();
 
   if (limited) {
@@ -363,19 +374,27 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous: an async handler costs a promise and a microtask hop per quote.
+    (request, reply) => {
       const body = request.body;
       const outcomeIds: string[] = [];
       for (const o of body.outcomes) outcomeIds.push(o.id);
+      const currency = body.currency ?? 'CASH';
       const reader = opts.reader();
-      const result = priceParlay(reader, { outcomeIds, currency: body.currency ?? 'CASH' }, params);
-      if (!result.ok) return sendDecline(reply, result.decline.code, result.decline.details);
-      const expiresAt = new Date(now() + ttlMs).toISOString();
+      const key = quoteKey(outcomeIds, currency);
+      let parts = memo.get(reader, key);
+      if (parts === undefined) {
+        const result = priceParlay(reader, { outcomeIds, currency }, params);
+        if (!result.ok) return sendDecline(reply, result.decline.code, result.decline.details);
+        parts = writer.parts(result.quote, reader);
+        memo.set(reader, key, parts);
+      }
+      const expiresAt = expiry.at(now() + ttlMs);
       return reply
         .code(201)
         .header('cache-control', cacheControl)
         .header('content-type', JSON_TYPE)
-        .send(writer.write(result.quote, nextOfferId(), expiresAt, reader));
+        .send(offerBody(parts, nextOfferId(), expiresAt));
     },
   );
 }
