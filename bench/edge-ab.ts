@@ -9,12 +9,12 @@
 //   node --import tsx bench/edge-ab.ts --before /tmp/edge-before [--rounds 5] [--seconds 3]
 //        [--routes leagues,event,gmbe,events,parlay]
 
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import { BENCH_ADMIN, benchAppEnv, type Server, spawnServer, THIS_CHECKOUT } from './lib/app-children.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,90 +25,26 @@ if (!beforeDir) {
   console.error('usage: bench/edge-ab.ts --before <checkout> [--rounds 5] [--seconds 3] [--routes …]');
   process.exit(2);
 }
-const HERE = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ROUNDS = Number(arg('rounds') ?? 5);
 const SECONDS = Number(arg('seconds') ?? 3);
 const ROUTES = (arg('routes') ?? 'leagues,event,gmbe,parlay').split(',');
-const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+const ADMIN = BENCH_ADMIN;
 const PARLAY = '/nbx/v1/parlay/request/unauthenticated';
 
-interface Server {
-  name: string;
-  proc: ChildProcess;
-  url: string;
-  /** [user + system, user] CPU µs so far. */
-  cpu(): Promise<[number, number]>;
-}
-
-type Msg = { kind: string; url?: string; cpu?: number; user?: number; key?: string };
-
-function next(proc: ChildProcess, kind: string): Promise<Msg> {
-  return new Promise((done) => {
-    const on = (m: Msg) => {
-      if (m.kind !== kind) return;
-      proc.off('message', on);
-      done(m);
-    };
-    proc.on('message', on);
-  });
-}
+type Named = Server & { name: string };
 
 const dirs: string[] = [];
-async function spawn(name: string, checkout: string, env: Record<string, string>): Promise<Server> {
-  if (env.ROLE !== 'bare') execFileSync(process.execPath, [join(checkout, 'scripts/ensure-build.mjs')]);
-  const proc = fork(join(checkout, 'bench/lib/app-child.mjs'), [], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const url = (await next(proc, 'ready')).url ?? '';
-  const cpu = async (): Promise<[number, number]> => {
-    const m = next(proc, 'cpu');
-    proc.send({ kind: 'cpu' });
-    const r = await m;
-    return [r.cpu ?? 0, r.user ?? 0];
-  };
-  return { name, proc, url, cpu };
+async function spawn(name: string, checkout: string, env: Record<string, string>): Promise<Named> {
+  return Object.assign(await spawnServer(env, checkout), { name });
 }
 
-function appEnv(): Record<string, string> {
-  const d = mkdtempSync(join(tmpdir(), 'tickbook-edge-ab-'));
-  dirs.push(d);
-  return {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: d,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'info',
-    TICKBOOK_DEMO: 'true',
-    DEMO_LIVE: 'false',
-    PARLAY_RATE_LIMIT: '0',
-    TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
-    TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
-    KEY_ENCRYPTION_SECRET: 'bench',
-  };
+/** [user + system, user] CPU µs the server has used so far. */
+async function cpu(s: Named): Promise<[number, number]> {
+  return [await s.cpu(), await s.userCpu()];
 }
 
-async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
-  const r = await fetch(url + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the demo's JSON, read by field
-  return { status: r.status, body: (await r.json()) as any };
-}
-
-async function token(url: string, id: string, secret: string): Promise<string> {
-  const r = await call(url, 'POST', '/nbx/v1/auth/emm-token', null, {
-    grant_type: 'client_credentials',
-    client_id: id,
-    client_secret: secret,
-  });
-  return r.body.access_token;
-}
+const call = httpCall;
+const token = fetchToken;
 
 /** A reader token, the measured paths and priceable 3-leg same-game sets of one server's demo. */
 async function setup(s: Server) {
@@ -168,10 +104,10 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-async function measure(s: Server, o: autocannon.Options, seconds: number) {
-  const [c0, u0] = await s.cpu();
+async function measure(s: Named, o: autocannon.Options, seconds: number) {
+  const [c0, u0] = await cpu(s);
   const res = await autocannon({ ...o, duration: seconds });
-  const [c1, u1] = await s.cpu();
+  const [c1, u1] = await cpu(s);
   if (res.non2xx || res.errors) throw new Error(`${s.name}: ${res.non2xx} non-2xx, ${res.errors} errors`);
   const n = Math.max(1, res.requests.total);
   return { rps: res.requests.average, cpu: (c1 - c0) / n, user: (u1 - u0) / n, p99: res.latency.p99 };
@@ -179,9 +115,9 @@ async function measure(s: Server, o: autocannon.Options, seconds: number) {
 
 async function main(): Promise<void> {
   // One at a time: the embedded store and the demo slate are CPU-heavy to create.
-  const before = await spawn('before', resolve(beforeDir!), appEnv());
-  const after = await spawn('after', HERE, appEnv());
-  const bare = await spawn('bare', HERE, { ROLE: 'bare' });
+  const before = await spawn('before', resolve(beforeDir!), benchAppEnv(dirs));
+  const after = await spawn('after', THIS_CHECKOUT, benchAppEnv(dirs));
+  const bare = await spawn('bare', THIS_CHECKOUT, { ROLE: 'bare' });
   try {
     const sb = await setup(before);
     const sa = await setup(after);
@@ -194,13 +130,7 @@ async function main(): Promise<void> {
               body: JSON.stringify({ outcomes: sa.sets[0]!.map((id) => ({ id })), boostId: null }),
             })
           : await fetch(after.url + sa.paths[r], { headers: { authorization: `Bearer ${sa.reader}` } });
-      const stored = next(bare.proc, 'stored');
-      bare.proc.send({
-        kind: 'bytes',
-        key: r,
-        body: Buffer.from(await res.arrayBuffer()).toString('base64'),
-      });
-      await stored;
+      await bare.store(r, Buffer.from(await res.arrayBuffer()));
     }
     const load = loadavg().map((x) => x.toFixed(1));
     console.log(`edge A/B: ${ROUNDS} rounds × ${SECONDS}s, node ${process.version}, load ${load.join(' ')}`);
@@ -209,7 +139,7 @@ async function main(): Promise<void> {
     );
     console.log('|---|---|---|---|---:|---|---|');
     for (const r of ROUTES) {
-      const targets: [Server, autocannon.Options][] = [
+      const targets: [Named, autocannon.Options][] = [
         [before, loadOptions(before, sb, r, false)],
         [after, loadOptions(after, sa, r, false)],
         [bare, loadOptions(bare, sa, r, true)],

@@ -11,16 +11,15 @@
 //    response bytes, alternating run by run with per-run ratios. Two cores: the server gets one,
 //    autocannon the other.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { PARLAY_PATH } from '../src/http/routes/parlay.ts';
 import { pricingParams } from '../src/pricing/league-models.ts';
 import { priceParlay } from '../src/pricing/parlay.ts';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
 import { buildRealSlate, type RealGame } from '../test/pricing/real-exchange.ts';
-import { type Server, spawnServer } from './lib/app-children.ts';
+import { BENCH_ADMIN, benchAppEnv, type Server, spawnServer } from './lib/app-children.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,7 +54,7 @@ function crossGameSets(games: RealGame[]): string[][] {
 
 // ---------------------------------------------------------------- HTTP: the real app
 
-const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+const ADMIN = BENCH_ADMIN;
 
 /**
  * 3-leg same-game sets from the demo slate as the REST API shows it: per game, a moneyline outcome,
@@ -168,20 +167,8 @@ async function main(): Promise<void> {
   // Over HTTP: the real server (startServer, as `npm start` runs it: embedded store, static demo
   // slate, every hook, LOG_LEVEL=info to /dev/null, the parlay rate limit lifted) and a bare Fastify
   // answering a parlay's bytes, both up at once and loaded in alternation.
-  const dir = mkdtempSync(join(tmpdir(), 'tickbook-bench-parlay-'));
-  const app = await spawnServer({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'info',
-    TICKBOOK_DEMO: 'true',
-    DEMO_LIVE: 'false',
-    PARLAY_RATE_LIMIT: '0',
-    TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
-    TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
-    KEY_ENCRYPTION_SECRET: 'bench',
-  });
+  const dirs: string[] = [];
+  const app = await spawnServer(benchAppEnv(dirs));
   const bare = await spawnServer({ ROLE: 'bare' });
   const rows: Record<'parlay' | 'bare', Awaited<ReturnType<typeof load>>[]> = { parlay: [], bare: [] };
   const ratios: number[] = [];
@@ -208,7 +195,7 @@ async function main(): Promise<void> {
     app.proc.kill();
     bare.proc.kill();
     await new Promise((r) => setTimeout(r, 500));
-    rmSync(dir, { recursive: true, force: true });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
   console.log(
     `\nHTTP, autocannon 64 connections, ${httpRuns} runs × ${httpSeconds}s each, alternating, 3-leg same-game bodies\n`,

@@ -15,17 +15,15 @@
 // rotating order, so drift and noise from other processes hit them alike; ratios are per round
 // and the median of those is reported beside the median req/s.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
-import { type Server, spawnServer } from './lib/app-children.ts';
+import { BENCH_ADMIN, benchAppEnv, type Server, spawnServer } from './lib/app-children.ts';
 
 const DURATION = Number(process.env.DURATION ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
-const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+const ADMIN = BENCH_ADMIN;
 
 async function readerToken(url: string): Promise<string> {
   const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
@@ -71,22 +69,7 @@ const median = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const dirs: string[] = [];
-  const appEnv = (logLevel: string) => {
-    const d = mkdtempSync(join(tmpdir(), 'tickbook-bench-read-'));
-    dirs.push(d);
-    return {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: d,
-      DATABASE_URL: '',
-      LOG_LEVEL: logLevel,
-      TICKBOOK_DEMO: 'true',
-      DEMO_LIVE: 'false',
-      TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
-      TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
-      KEY_ENCRYPTION_SECRET: 'bench',
-    };
-  };
+  const appEnv = (logLevel: string) => benchAppEnv(dirs, logLevel);
   // One at a time: creating the embedded store and the demo slate is CPU-heavy.
   const info = await spawnServer(appEnv('info'));
   const silent = await spawnServer(appEnv('silent'));

@@ -1,16 +1,47 @@
 // The parent's side of bench/lib/app-child.mjs: start a server child and talk to it over IPC.
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CHILD = fileURLToPath(new URL('./app-child.mjs', import.meta.url));
-const ENSURE_BUILD = fileURLToPath(new URL('../../scripts/ensure-build.mjs', import.meta.url));
-let built = false;
+/** This checkout's root: its bench/lib/app-child.mjs runs its dist/. */
+export const THIS_CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
+const built = new Set<string>();
 
-/** Rebuilds dist/ when a source is newer (as `npm start` does), once per bench run. */
-function ensureBuild(): void {
-  if (built) return;
-  execFileSync(process.execPath, [ENSURE_BUILD], { stdio: 'inherit' });
-  built = true;
+/** Rebuilds a checkout's dist/ when a source is newer (as `npm start` does), once per bench run. */
+function ensureBuild(checkout: string): void {
+  if (built.has(checkout)) return;
+  execFileSync(process.execPath, [join(checkout, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
+  built.add(checkout);
+}
+
+export const BENCH_ADMIN = {
+  id: 'bench-admin',
+  secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu',
+};
+
+/**
+ * The environment of a real server for the HTTP benches: embedded store in a fresh temp dir (pushed
+ * on `dirs` for the caller to remove), the demo slate without its live clock, the parlay rate limit
+ * lifted, a known admin client, logging at `logLevel` (the shipped `info` unless measuring silent).
+ */
+export function benchAppEnv(dirs: string[], logLevel = 'info'): Record<string, string> {
+  const d = mkdtempSync(join(tmpdir(), 'tickbook-bench-'));
+  dirs.push(d);
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: d,
+    DATABASE_URL: '',
+    LOG_LEVEL: logLevel,
+    TICKBOOK_DEMO: 'true',
+    DEMO_LIVE: 'false',
+    PARLAY_RATE_LIMIT: '0',
+    TICKBOOK_ADMIN_CLIENT_ID: BENCH_ADMIN.id,
+    TICKBOOK_ADMIN_CLIENT_SECRET: BENCH_ADMIN.secret,
+    KEY_ENCRYPTION_SECRET: 'bench',
+  };
 }
 
 export interface Server {
@@ -40,9 +71,10 @@ function next<T extends { kind: string }>(
   });
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<Server> {
-  if (env.ROLE !== 'bare') ensureBuild();
-  const proc = fork(CHILD, [], {
+/** A server child of `checkout` (default: this one), running that checkout's built server. */
+export async function spawnServer(env: Record<string, string>, checkout = THIS_CHECKOUT): Promise<Server> {
+  if (env.ROLE !== 'bare') ensureBuild(checkout);
+  const proc = fork(join(checkout, 'bench/lib/app-child.mjs'), [], {
     execArgv: [],
     env: { ...process.env, ...env },
     // The server's log lines go to /dev/null: written (the cost is the app's), never read.
