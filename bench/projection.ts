@@ -6,25 +6,13 @@
 //
 //   node --import tsx bench/projection.ts [pglite|postgres]
 
-import { Exchange } from '../src/exchange/exchange.ts';
-import type { Command } from '../src/exchange/types.ts';
-import { HistoryBatch } from '../src/runtime/history.ts';
 import { projectionStatement } from '../src/runtime/history-write.ts';
-import { separateStatements, uuidIds } from '../test/helpers/history-reference.ts';
+import { projectSeparately, TradingHistory } from '../test/helpers/history-reference.ts';
 import { openTestStore } from '../test/helpers/store.ts';
-import { setupCommands, tradingCommands } from '../test/journal/workload.ts';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
 const [a, b] = [await openTestStore(kind), await openTestStore(kind)];
-const shape = { events: 2, marketsPerEvent: 5, accounts: 20 };
-const ex = new Exchange();
-let seq = 0;
-let ts = 1_700_000_000_000;
-for (const c of setupCommands(shape).map(uuidIds)) {
-  ex.apply({ ...(c as Command), ts: ts++ });
-  seq++;
-}
-const gen = tradingCommands(shape, 1);
+const history = new TradingHistory({ events: 2, marketsPerEvent: 5, accounts: 20 }, 1);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 
 console.log(`\nProjection CPU per command, ${kind}\n`);
@@ -34,25 +22,14 @@ for (const size of [16, 64, 256]) {
   const us = { one: [] as number[], separate: [] as number[] };
   for (let rep = 0; rep < Math.max(8, 6144 / size); rep++) {
     for (const w of rep % 2 === 0 ? (['separate', 'one'] as const) : (['one', 'separate'] as const)) {
-      const h = new HistoryBatch();
-      for (let i = 0; i < size; i++) {
-        const c = { ...uuidIds(gen.next().value as Command), ts: ts++ };
-        const r = ex.apply(c);
-        seq++;
-        if (r.ok) h.add(seq, r.events, c.ts);
-      }
+      const h = history.next(size);
+      const seq = history.seq;
       const c0 = process.cpuUsage();
       if (w === 'one') {
         const st = projectionStatement(h, 'history', seq);
         await b.query(st.sql, st.params);
       } else {
-        await a.transaction(async (tx) => {
-          if (!h.empty) await separateStatements(tx, h);
-          await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [
-            'history',
-            seq,
-          ]);
-        });
+        await projectSeparately(a, h, seq);
       }
       const d = process.cpuUsage(c0);
       us[w].push((d.user + d.system) / size);

@@ -4,8 +4,11 @@
 // (bench/projection.ts).
 
 import { createHash } from 'node:crypto';
-import type { HistoryBatch } from '../../src/runtime/history.ts';
-import type { Queryable } from '../../src/store/types.ts';
+import { Exchange } from '../../src/exchange/exchange.ts';
+import type { Command } from '../../src/exchange/types.ts';
+import { HistoryBatch } from '../../src/runtime/history.ts';
+import type { Queryable, Store } from '../../src/store/types.ts';
+import { setupCommands, tradingCommands } from '../journal/workload.ts';
 
 /** The workload's readable ids ('w-...') as uuids: the history tables store ids as uuid. */
 export function uuidIds<T>(v: T): T {
@@ -114,5 +117,43 @@ export async function separateStatements(tx: Queryable, batch: HistoryBatch): Pr
         l.map((x) => x.marketId),
       ],
     );
+  }
+}
+
+/** The former projection of one batch: its rows by separateStatements and the watermark, in one transaction. */
+export async function projectSeparately(store: Store, batch: HistoryBatch, seq: number): Promise<void> {
+  await store.transaction(async (tx) => {
+    if (!batch.empty) await separateStatements(tx, batch);
+    await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', ['history', seq]);
+  });
+}
+
+/**
+ * A trading workload's history, batch by batch: an Exchange set up with the workload's catalog and
+ * accounts (ids as uuids), then `next(n)` applies n trading commands and returns their batch.
+ */
+export class TradingHistory {
+  private readonly ex = new Exchange();
+  private readonly gen: Generator<unknown>;
+  seq = 0;
+  private ts = 1_700_000_000_000;
+
+  constructor(shape: Parameters<typeof setupCommands>[0], seed: number) {
+    for (const c of setupCommands(shape).map(uuidIds)) {
+      this.ex.apply({ ...(c as Command), ts: this.ts++ });
+      this.seq++;
+    }
+    this.gen = tradingCommands(shape, seed);
+  }
+
+  next(n: number): HistoryBatch {
+    const h = new HistoryBatch();
+    for (let i = 0; i < n; i++) {
+      const c = { ...uuidIds(this.gen.next().value as Command), ts: this.ts++ };
+      const r = this.ex.apply(c);
+      this.seq++;
+      if (r.ok) h.add(this.seq, r.events, c.ts);
+    }
+    return h;
   }
 }

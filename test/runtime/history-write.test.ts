@@ -7,14 +7,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Exchange } from '../../src/exchange/exchange.ts';
-import type { Command } from '../../src/exchange/types.ts';
-import { HistoryBatch } from '../../src/runtime/history.ts';
 import { projectionStatement } from '../../src/runtime/history-write.ts';
 import type { Queryable } from '../../src/store/types.ts';
-import { separateStatements, uuidIds } from '../helpers/history-reference.ts';
+import { projectSeparately, TradingHistory } from '../helpers/history-reference.ts';
 import { openTestStore, storeKinds } from '../helpers/store.ts';
-import { setupCommands, tradingCommands } from '../journal/workload.ts';
 
 async function dump(q: Queryable) {
   return {
@@ -29,33 +25,13 @@ for (const kind of storeKinds()) {
   test(`${kind}: the one-statement projection writes what separate statements write`, async () => {
     const [a, b] = [await openTestStore(kind), await openTestStore(kind)];
     try {
-      const shape = { events: 2, marketsPerEvent: 3, accounts: 8 };
-      const ex = new Exchange();
-      let seq = 0;
-      let ts = 1_700_000_000_000;
-      for (const c of setupCommands(shape).map(uuidIds)) {
-        ex.apply({ ...(c as Command), ts: ts++ });
-        seq++;
-      }
-      const gen = tradingCommands(shape, 7);
+      const history = new TradingHistory({ events: 2, marketsPerEvent: 3, accounts: 8 }, 7);
       let makerDeltas = 0;
       for (let rep = 0; rep < 30; rep++) {
-        const h = new HistoryBatch();
-        for (let i = 0; i < [1, 3, 16, 64, 200][rep % 5]!; i++) {
-          const c = { ...uuidIds(gen.next().value as Command), ts: ts++ };
-          const r = ex.apply(c);
-          seq++;
-          if (r.ok) h.add(seq, r.events, c.ts);
-        }
+        const h = history.next([1, 3, 16, 64, 200][rep % 5]!);
         makerDeltas += h.makerDeltas.size;
-        await a.transaction(async (tx) => {
-          if (!h.empty) await separateStatements(tx, h);
-          await tx.query('UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2', [
-            'history',
-            seq,
-          ]);
-        });
-        const st = projectionStatement(h, 'history', seq);
+        await projectSeparately(a, h, history.seq);
+        const st = projectionStatement(h, 'history', history.seq);
         await b.query(st.sql, st.params);
       }
       const [da, db] = [await dump(a), await dump(b)];

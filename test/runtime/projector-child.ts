@@ -4,13 +4,13 @@
 // first `argv[4]` of them: the history projector then falls behind the journal, as it would if the process died between a journal sync and the
 // projection. Prints `acked <seq>` for each acknowledged command; the parent SIGKILLs it.
 
-import { createHash } from 'node:crypto';
 import { loadConfig } from '../../src/config.ts';
 import type { Command } from '../../src/exchange/types.ts';
 import { FileJournal } from '../../src/journal/file-journal.ts';
 import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
 import type { Store } from '../../src/store/types.ts';
+import { uuidIds } from '../helpers/history-reference.ts';
 import { setupCommands, tradingCommands } from '../journal/workload.ts';
 
 export const SHAPE = { events: 2, marketsPerEvent: 2, accounts: 6 };
@@ -19,19 +19,6 @@ const quiet = {
   warn() {},
   error: (o: object) => process.stderr.write(`${String((o as { err?: unknown }).err)}\n`),
 };
-
-/** The workload's readable ids ('w-...') as uuids: the history tables store ids as uuid. */
-function uuidIds<T>(v: T): T {
-  if (typeof v === 'string' && v.startsWith('w-')) {
-    const h = createHash('sha1').update(v).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}` as T;
-  }
-  if (Array.isArray(v)) return v.map(uuidIds) as T;
-  if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, uuidIds(x)])) as T;
-  }
-  return v;
-}
 
 async function main(): Promise<void> {
   const [pgDir, journalDir, allowArg] = process.argv.slice(2);
