@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
 import { readTemplate, TEMPLATE_FILE, unpackTemplate } from './pglite-template.ts';
+import { isAlive } from './process-alive.ts';
 import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
 type PgliteTx = Pick<PGlite, 'query' | 'exec'>;
@@ -211,13 +212,4 @@ function liveOwner(dataDir: string): number | undefined {
   return pid !== undefined && Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)
     ? pid
     : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

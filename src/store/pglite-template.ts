@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UnpackSync } from 'tar';
+import { isAlive } from './process-alive.ts';
 
 /** Where the build writes the template: beside this module (dist/store/ in a build). */
 export const TEMPLATE_FILE = fileURLToPath(new URL('./pglite-template.tar.gz', import.meta.url));
@@ -62,14 +63,5 @@ export function unpackTemplate(template: Buffer, dataDir: string): void {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
     throw err;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
