@@ -18,6 +18,8 @@ import {
   marketTypeName,
   outcomeTypeName,
   parseMarketType,
+  WIRE_MAX_MS,
+  WIRE_MIN_MS,
 } from '../../src/http/wire/names.ts';
 import { fillToWire, orderToWire } from '../../src/http/wire/trading.ts';
 import { makeHarness, TAPE } from './harness.ts';
@@ -44,6 +46,32 @@ describe('wire names', () => {
   test('ISO 8601 with milliseconds, UTC', () => {
     assert.equal(isoMillis(Date.UTC(2025, 0, 26, 18, 30)), '2025-01-26T18:30:00.000Z');
     assert.equal(isoMillis(1), '1970-01-01T00:00:00.001Z');
+  });
+  test('times: exactly Date#toISOString across seconds, years and the epoch; clamped outside', () => {
+    const times = [
+      Date.UTC(2026, 10, 21, 17, 0, 0),
+      Date.UTC(2026, 10, 21, 17, 0, 0) + 1,
+      Date.UTC(2026, 10, 21, 17, 0, 0) + 999,
+      Date.UTC(2026, 10, 21, 17, 0, 1),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2027, 0, 1),
+      0,
+      -1,
+      -1001,
+      1.9,
+      -1.5,
+      WIRE_MIN_MS,
+      WIRE_MAX_MS,
+    ];
+    for (const ms of times) assert.equal(isoMillis(ms), new Date(ms).toISOString(), String(ms));
+    for (let ms = Date.UTC(2026, 0, 1) - 2500; ms < Date.UTC(2026, 0, 1) + 2500; ms += 7)
+      assert.equal(isoMillis(ms), new Date(ms).toISOString());
+    // Past the RFC 3339 range (docs/http.md): clamped, never a six-digit year, never a throw.
+    assert.equal(isoMillis(Date.UTC(10000, 0, 1, 0, 0, 0, 5)), '9999-12-31T23:59:59.999Z');
+    assert.equal(isoMillis(Date.UTC(-1, 5, 1)), '0000-01-01T00:00:00.000Z');
+    assert.equal(isoMillis(Number.POSITIVE_INFINITY), '9999-12-31T23:59:59.999Z');
+    assert.equal(isoMillis(Number.NEGATIVE_INFINITY), '0000-01-01T00:00:00.000Z');
+    assert.equal(isoMillis(Number.NaN), '1970-01-01T00:00:00.000Z');
   });
   test('leagues: production order, then the others in catalog order', () => {
     assert.deepEqual(orderedLeagueCodes(['ZZZ', 'PGA', 'NFL', 'AAA', 'NBA']), [

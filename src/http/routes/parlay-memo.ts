@@ -1,6 +1,5 @@
 // What the parlay route (src/http/routes/parlay.ts) keeps between quotes: offers already priced for
-// the current exchange state, and the expiry text of the current millisecond (docs/http.md, "What
-// every request pays").
+// the current exchange state (docs/http.md, "What every request pays").
 
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import type { Currency } from '../../exchange/types.ts';
@@ -68,26 +67,4 @@ export function quoteKey(outcomeIds: readonly string[], currency: Currency): str
   let key = currency;
   for (let i = 0; i < outcomeIds.length; i++) key += `,${outcomeIds[i]}`;
   return key;
-}
-
-const MS_TEXT = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
-
-/**
- * expiresAt text for `ms`, as Date#toISOString writes it. The text up to the second is formatted
- * once per second; within it only the milliseconds change (a table of 1,000 suffixes). Times whose
- * text is not the 24-character form (years outside 0000–9999) are formatted in full.
- */
-export class ExpiryText {
-  private second = Number.NaN;
-  private prefix = '';
-  at(ms: number): string {
-    const second = Math.floor(ms / 1000);
-    if (second !== this.second) {
-      const iso = new Date(second * 1000).toISOString();
-      if (iso.length !== 24) return new Date(ms).toISOString();
-      this.second = second;
-      this.prefix = iso.slice(0, 20);
-    }
-    return this.prefix + MS_TEXT[ms - second * 1000];
-  }
 }

@@ -31,7 +31,8 @@ import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { marketToWire } from '../wire/catalog.ts';
-import { ExpiryText, type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
+import { isoMillis } from '../wire/names.ts';
+import { type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
 
 export interface ParlayRouteOptions {
   /** The current exchange state (called once per request). */
@@ -331,7 +332,6 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
   const limited = config.parlayRateLimit > 0;
   const writer = new OfferWriter();
   const memo = new QuoteMemo();
-  const expiry = new ExpiryText();
   const nextOfferId = offerIdSource();
 
   if (limited) {
@@ -389,7 +389,7 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
         parts = writer.parts(result.quote, reader);
         memo.set(reader, key, parts);
       }
-      const expiresAt = expiry.at(now() + ttlMs);
+      const expiresAt = isoMillis(now() + ttlMs);
       return reply
         .code(201)
         .header('cache-control', cacheControl)

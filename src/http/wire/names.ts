@@ -63,21 +63,32 @@ export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
 export const WIRE_MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
 export const WIRE_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
+/** The millisecond suffixes "000Z" … "999Z". */
+const MS_TEXT = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
+const EPOCH_TEXT = new Date(0).toISOString();
+
 /**
- * The last conversion: an order's times are formatted several times on its way out (the answer,
- * its stream frames), and orders of one commit share their millisecond.
+ * The text up to the current second ("2025-01-26T18:30:00."): an order's times are formatted
+ * several times on its way out (the answer, its stream frames), orders of one commit share their
+ * millisecond, and parlay quotes expire within the same second. Within a second only the
+ * milliseconds change, so Date#toISOString runs once per second and the rest is a table lookup.
  */
-let lastMs = Number.NaN;
-let lastIso = '';
+let lastSecond = Number.NaN;
+let lastPrefix = '';
 
 /** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"); never throws. */
 export function isoMillis(ms: Millis): string {
-  if (ms === lastMs) return lastIso;
   // NaN (never produced by the engine) leaves as the Unix epoch rather than failing the response.
-  if (Number.isNaN(ms)) return new Date(0).toISOString();
-  lastIso = new Date(Math.min(WIRE_MAX_MS, Math.max(WIRE_MIN_MS, ms))).toISOString();
-  lastMs = ms;
-  return lastIso;
+  if (Number.isNaN(ms)) return EPOCH_TEXT;
+  // Date keeps whole milliseconds, truncating towards zero (ECMA-262 TimeClip).
+  const t = ms < WIRE_MIN_MS ? WIRE_MIN_MS : ms > WIRE_MAX_MS ? WIRE_MAX_MS : Math.trunc(ms);
+  const second = Math.floor(t / 1000);
+  if (second !== lastSecond) {
+    // Every time in the wire's range has the 24-character form (four-digit year).
+    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    lastSecond = second;
+  }
+  return lastPrefix + MS_TEXT[t - second * 1000];
 }
 
 /** Same, for nullable time stamps; NaN leaves as null. */
