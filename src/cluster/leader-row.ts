@@ -2,6 +2,7 @@
 // commands are forwarded to, and the fencing epoch every leader commit checks. One module holds
 // every statement on it, so the fencing protocol reads in one place.
 
+import type { AppendGuard } from '../journal/journal-store.ts';
 import type { Queryable } from '../store/types.ts';
 
 /** A journal commit refused because another process became the leader since (docs/cluster.md). */
@@ -35,24 +36,17 @@ export async function claimLeadership(q: Queryable, url: string | undefined, nod
 }
 
 /**
- * The check every journal transaction of the leader of `epoch` runs before COMMIT: FOR SHARE holds
- * off a successor's epoch bump until the transaction ends; a bumped epoch finds no row and the
- * batch rolls back. The doorbell rides in the same statement; NOTIFY is delivered only if the
- * transaction commits.
+ * The check every journal append of the leader of `epoch` makes, in the append statement itself
+ * (journal-store.ts, AppendGuard): FOR SHARE holds off a successor's epoch bump until the append
+ * commits; a bumped epoch finds no row and nothing is appended. The doorbell rides in the same
+ * statement; NOTIFY is delivered only if it commits.
  */
-export function fencedCommit(
-  channel: string,
-  epoch: number,
-): (tx: Queryable, lastSeq: number) => Promise<void> {
-  return async (tx, lastSeq) => {
-    const f = await tx.query(
-      'SELECT pg_notify($1, $2) FROM cluster_leader WHERE id = 1 AND epoch = $3 FOR SHARE',
-      [channel, String(lastSeq), epoch],
-    );
-    if (f.rows.length !== 1) {
-      throw new FencedError(`epoch ${epoch} is no longer the leader's: another process took the lock`);
-    }
-  };
+export function fencedAppend(channel: string, epoch: number): (lastSeq: number) => AppendGuard {
+  return (lastSeq) => ({
+    sql: 'SELECT pg_notify($3, $4) FROM cluster_leader WHERE id = 1 AND epoch = $5 FOR SHARE',
+    params: [channel, String(lastSeq), epoch],
+    refused: () => new FencedError(`epoch ${epoch} is no longer the leader's: another process took the lock`),
+  });
 }
 
 /** Publishes the leader's URL (known only once it listens), if it still leads at `epoch`. */

@@ -1,5 +1,5 @@
 // How a process that took the leadership starts writing (docs/cluster.md "Failover and fencing"):
-// a sequencer on the state it followed (no second recovery) whose every journal transaction runs
+// a sequencer on the state it followed (no second recovery) whose every journal append makes
 // the fencing check, and the state feed moved from the apply loop to that runtime.
 
 import type { Config } from '../config.ts';
@@ -8,7 +8,7 @@ import type { RecoveryResult } from '../journal/recover.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
 import type { Store } from '../store/types.ts';
-import { fencedCommit } from './leader-row.ts';
+import { fencedAppend } from './leader-row.ts';
 import type { StateFeed } from './state-feed.ts';
 
 export interface LeaderRuntimeDeps {
@@ -47,7 +47,7 @@ export function openLeaderRuntime(
       metrics: deps.metrics,
       clock: deps.clock,
       // Fencing and the doorbell (leader-row.ts).
-      beforeCommit: fencedCommit(channel, epoch),
+      appendGuard: fencedAppend(channel, epoch),
     },
     rec,
   );

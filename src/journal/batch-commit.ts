@@ -32,7 +32,7 @@ export class BatchCommitter<C extends { ts: number }, R> {
   committing = false;
   private readonly maxBatch: number;
   private readonly gatherMs: number;
-  private readonly inTransaction: SequencerOptions<C, R>['inTransaction'];
+  private readonly appendGuard: SequencerOptions['appendGuard'];
   private readonly journal: JournalBackend | undefined;
 
   constructor(
@@ -40,11 +40,11 @@ export class BatchCommitter<C extends { ts: number }, R> {
     private readonly durable: DurableWaiters,
     private readonly snapshots: SnapshotHolding<C, R>,
     private readonly host: CommitHost<C, R>,
-    options: SequencerOptions<C, R>,
+    options: SequencerOptions,
   ) {
     this.maxBatch = options.maxBatch ?? 10_000;
     this.gatherMs = options.gatherMs ?? 0;
-    this.inTransaction = options.inTransaction;
+    this.appendGuard = options.appendGuard;
     this.journal = options.journal;
   }
 
@@ -102,18 +102,11 @@ export class BatchCommitter<C extends { ts: number }, R> {
       }
       const cmds = batch.map((p) => p.cmd);
       try {
-        const extra = this.inTransaction;
-        if (extra === undefined) {
-          // One statement is its own transaction: all of the batch or none of it. Not wrapped in
-          // store.transaction(): the BEGIN/COMMIT round trips cost 4-5x the INSERT itself on
-          // PGlite (measured 34 ms against 7 ms per commit, docs/journal.md).
-          await appendCommands(this.store, firstSeq, cmds);
-        } else {
-          await this.store.transaction(async (tx) => {
-            await appendCommands(tx, firstSeq, cmds);
-            await extra(tx, { firstSeq, lastSeq, commands: cmds, results: batch.map((p) => p.result) });
-          });
-        }
+        // One statement is its own transaction: all of the batch or none of it, the guard (the
+        // leader's fencing) included. Not wrapped in store.transaction(): BEGIN and COMMIT are
+        // round trips of their own, and on PGlite cost 4-5x the INSERT itself (measured 34 ms
+        // against 7 ms per commit, docs/journal.md).
+        await appendCommands(this.store, firstSeq, cmds, this.appendGuard?.(lastSeq));
       } catch (err) {
         const stopped = new SequencerStoppedError(
           `journal commit of seq ${firstSeq}..${lastSeq} failed; restart from the journal`,

@@ -23,22 +23,49 @@ export interface SnapshotRow {
 }
 
 /**
- * Appends commands with consecutive sequence numbers firstSeq, firstSeq+1, ... in one statement.
- * Each command must carry a numeric `ts`. The primary key on seq makes a second writer (or a
- * sequencer that lost track of the tail) fail instead of silently interleaving.
+ * A condition an append must meet, checked by the append statement itself: the scale-out leader's
+ * fencing (docs/cluster.md, "Failover and fencing"). In the same statement rather than in a
+ * transaction around it, so a group commit is one round trip, not four (BEGIN, INSERT, check,
+ * COMMIT), and the check's row locks are held exactly until the rows are committed.
+ */
+export interface AppendGuard {
+  /** A SELECT yielding at least one row when the append may go ahead; its parameters are $3, $4, … */
+  sql: string;
+  params: readonly unknown[];
+  /** The error thrown when it yields none (then nothing was appended). */
+  refused(): Error;
+}
+
+const APPEND_ROWS = `INSERT INTO journal (seq, ts, cmd)
+     SELECT $1::bigint + (x.o - 1), (x.c->>'ts')::bigint, x.c
+     FROM json_array_elements($2::json) WITH ORDINALITY AS x(c, o)`;
+
+/**
+ * Appends commands with consecutive sequence numbers firstSeq, firstSeq+1, ... in one statement
+ * (with `guard`, only when it holds). Each command must carry a numeric `ts`. The primary key on
+ * seq makes a second writer (or a sequencer that lost track of the tail) fail instead of silently
+ * interleaving.
  */
 export async function appendCommands(
   q: Queryable,
   firstSeq: number,
   cmds: readonly { ts: number }[],
+  guard?: AppendGuard,
 ): Promise<void> {
   if (cmds.length === 0) return;
-  await q.query(
-    `INSERT INTO journal (seq, ts, cmd)
-     SELECT $1::bigint + (x.o - 1), (x.c->>'ts')::bigint, x.c
-     FROM json_array_elements($2::json) WITH ORDINALITY AS x(c, o)`,
-    [firstSeq, JSON.stringify(cmds)],
+  if (guard === undefined) {
+    await q.query(APPEND_ROWS, [firstSeq, JSON.stringify(cmds)]);
+    return;
+  }
+  // MATERIALIZED: the guard runs once, whole, with its side effects (a NOTIFY, a row lock), before
+  // any row is inserted; no row qualifies when it yields nothing.
+  const r = await q.query(
+    `WITH guard AS MATERIALIZED (${guard.sql})
+     ${APPEND_ROWS}
+     WHERE EXISTS (SELECT 1 FROM guard)`,
+    [firstSeq, JSON.stringify(cmds), ...guard.params],
   );
+  if (r.affectedRows !== cmds.length) throw guard.refused();
 }
 
 /** Up to `limit` journal rows with seq > afterSeq (and <= toSeq when given), in order. */

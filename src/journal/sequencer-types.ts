@@ -1,10 +1,10 @@
 // The sequencer's public types (re-exported by sequencer.ts, where importers take them from) and
 // the one record its parts share: a command applied and waiting for its commit.
 
-import type { Queryable } from '../store/types.ts';
 import type { JournalBackend } from './backend.ts';
+import type { AppendGuard } from './journal-store.ts';
 
-export interface SequencerOptions<C = unknown, R = unknown> {
+export interface SequencerOptions {
   /** Take a state snapshot after this many journaled commands (config.snapshotEvery). */
   snapshotEvery?: number;
   /** Most commands in one group commit. */
@@ -21,15 +21,16 @@ export interface SequencerOptions<C = unknown, R = unknown> {
    */
   gatherMs?: number;
   /**
-   * Extra writes made inside each journal transaction, after the journal rows (the SQL history
-   * read model): they commit or roll back together with the commands that produced them.
+   * A condition every journal append of this sequencer must meet, checked in the append statement
+   * (journal-store.ts): the scale-out leader's fencing (docs/cluster.md). A refused append
+   * acknowledges nothing of its batch and stops the sequencer. Given the batch's last seq.
    */
-  inTransaction?: (tx: Queryable, batch: CommittedBatch<C, R>) => Promise<void>;
+  appendGuard?: (lastSeq: number) => AppendGuard;
   /**
    * Journal somewhere else than the store's journal table: the embedded store's segment files
    * (file-journal.ts). Commits are then pipelined: the next batch is written while the previous
    * one's fdatasync runs, and acknowledgements still go out strictly in seq order, each only
-   * after its own sync returned. Cannot be combined with inTransaction.
+   * after its own sync returned. Cannot be combined with appendGuard.
    */
   journal?: JournalBackend;
 }

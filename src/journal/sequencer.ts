@@ -59,13 +59,13 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     private readonly isAccepted: (r: R) => boolean,
     store: Store,
     private readonly clock: () => number = Date.now,
-    options: SequencerOptions<C, R> = {},
+    options: SequencerOptions = {},
   ) {
     super();
     this.seq = options.lastSeq ?? 0;
     this.lastTs = options.lastTs ?? 0;
-    if (options.journal !== undefined && options.inTransaction !== undefined) {
-      throw new Error('a sequencer over a journal backend has no SQL transaction to share');
+    if (options.journal !== undefined && options.appendGuard !== undefined) {
+      throw new Error('a sequencer over a journal backend has no SQL append to guard');
     }
     this.durable = new DurableWaiters(this.seq);
     this.snapshots = new SnapshotHolding<C, R>(

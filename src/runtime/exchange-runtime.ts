@@ -14,10 +14,11 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
 import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
 import { FileJournal } from '../journal/file-journal.ts';
+import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { Queryable, Store } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
@@ -44,10 +45,10 @@ export interface RuntimeDeps {
    */
   journal?: JournalBackend;
   /**
-   * Runs inside every journal transaction before it commits (the scale-out leader's fencing
-   * check, docs/cluster.md); throwing rolls the batch back and stops the sequencer.
+   * The condition every journal append must meet (the scale-out leader's fencing check,
+   * docs/cluster.md), checked in the append statement; a refused one stops the sequencer.
    */
-  beforeCommit?: (tx: Queryable, lastSeq: number) => Promise<void>;
+  appendGuard?: (lastSeq: number) => AppendGuard;
 }
 
 export interface RecoveryReport {
@@ -123,7 +124,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   /** Recovers the state from the store (snapshot + journal tail) and opens the sequencer. */
   static async open(deps: RuntimeDeps, recovered?: RecoveryResult<Exchange>): Promise<ExchangeRuntime> {
-    const { config, store, beforeCommit } = deps;
+    const { config, store, appendGuard } = deps;
     const clock = deps.clock ?? demoClock(config);
     const journal = deps.journal ?? new SqlJournal(store);
     const projector = await HistoryProjector.open(store, deps.log);
@@ -189,11 +190,9 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
-      // The scale-out leader's fencing check runs inside every journal transaction (PostgreSQL
-      // only, docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
-      ...(beforeCommit !== undefined
-        ? { inTransaction: (tx: Queryable, batch: { lastSeq: number }) => beforeCommit(tx, batch.lastSeq) }
-        : {}),
+      // The scale-out leader's fencing check runs in every journal append (PostgreSQL only,
+      // docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
+      ...(appendGuard !== undefined ? { appendGuard } : {}),
     });
     const rt = new ExchangeRuntime(
       deps,

@@ -319,20 +319,25 @@ describe('Sequencer', () => {
       ],
     );
   });
-  test('inTransaction writes commit with the journal rows, and a failing one rolls them back (fail-stop)', async () => {
-    await store.exec('CREATE TABLE IF NOT EXISTS seq_side (seq bigint PRIMARY KEY)');
-    await store.exec('TRUNCATE seq_side');
-    let fail = false;
+  test('an append guard: batches append while it holds; refused, nothing of the batch is journaled (fail-stop)', async () => {
+    await store.exec('CREATE TABLE IF NOT EXISTS seq_guard (id int PRIMARY KEY, epoch int NOT NULL)');
+    await store.exec('DELETE FROM seq_guard');
+    await store.exec('INSERT INTO seq_guard (id, epoch) VALUES (1, 1)');
+    class Refused extends Error {}
+    const guarded: number[] = [];
     const seqr = new Sequencer<LedgerCmd, LedgerResult>(
       new LedgerMachine(),
       ledgerAccepted,
       store,
       Date.now,
       {
-        inTransaction: async (tx, b) => {
-          for (let q = b.firstSeq; q <= b.lastSeq; q++)
-            await tx.query('INSERT INTO seq_side (seq) VALUES ($1)', [q]);
-          if (fail) throw new Error('history write failed');
+        appendGuard: (lastSeq) => {
+          guarded.push(lastSeq);
+          return {
+            sql: 'SELECT 1 FROM seq_guard WHERE id = 1 AND epoch = $3',
+            params: [1],
+            refused: () => new Refused('epoch moved'),
+          };
         },
       },
     );
@@ -340,14 +345,16 @@ describe('Sequencer', () => {
       { type: 'Add', key: 'a', n: 1 },
       { type: 'Add', key: 'a', n: 2 },
     ]);
-    const side = await store.query<{ seq: number }>('SELECT seq FROM seq_side ORDER BY seq');
-    assert.deepEqual(
-      side.rows.map((r) => r.seq),
-      [1, 2],
-    );
-    fail = true;
-    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 3 }), SequencerStoppedError);
+    assert.equal(guarded.at(-1), 2, 'the guard is asked with the batch last seq');
     assert.equal((await readJournal(store, 0, 10)).length, 2);
-    assert.equal((await store.query('SELECT seq FROM seq_side')).rows.length, 2);
+    await store.exec('UPDATE seq_guard SET epoch = 2');
+    const err = await seqr.submit({ type: 'Add', key: 'a', n: 3 }).then(
+      () => assert.fail('a refused append must not be acknowledged'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof SequencerStoppedError);
+    assert.ok((err as SequencerStoppedError).cause instanceof Refused, 'the guard refusal is the cause');
+    assert.equal((await readJournal(store, 0, 10)).length, 2);
+    await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 4 }), SequencerStoppedError);
   });
 });

@@ -173,6 +173,34 @@ for (const kind of storeKinds()) {
       await store.exec('DELETE FROM journal');
     });
 
+    test('journal: a guarded append inserts every row while the guard holds, none when it does not', async () => {
+      await store.exec('DELETE FROM journal');
+      await store.exec('CREATE TABLE IF NOT EXISTS contract_guard (id int PRIMARY KEY, epoch int NOT NULL)');
+      await store.exec('DELETE FROM contract_guard');
+      await store.exec('INSERT INTO contract_guard (id, epoch) VALUES (1, 7)');
+      class Refused extends Error {}
+      // The shape of the leader's fencing (src/cluster/leader-row.ts): a row lock on the guard row.
+      const guard = (epoch: number) => ({
+        sql: 'SELECT id FROM contract_guard WHERE id = 1 AND epoch = $3 FOR SHARE',
+        params: [epoch],
+        refused: () => new Refused(`epoch ${epoch} moved`),
+      });
+      const cmd = (seq: number) => ({ type: 'Deposit', n: seq, ts: 1_000 + seq });
+      await appendCommands(store, 1, [1, 2, 3].map(cmd), guard(7));
+      await assert.rejects(appendCommands(store, 4, [4, 5].map(cmd), guard(6)), Refused);
+      await assert.rejects(
+        store.transaction((tx) => appendCommands(tx, 4, [4, 5].map(cmd), guard(8))),
+        Refused,
+      );
+      assert.deepEqual(
+        (await readJournal<ReturnType<typeof cmd>>(store, 0, 100)).map((r) => r.cmd.n),
+        [1, 2, 3],
+      );
+      await appendCommands(store, 4, [4].map(cmd), guard(7));
+      assert.equal((await journalTail(store)).seq, 4);
+      await store.exec('DELETE FROM journal');
+    });
+
     test('journal: migration 006 turns jsonb commands written before it into json', async () => {
       await store.exec('DELETE FROM journal');
       await store.exec('ALTER TABLE journal ALTER COLUMN cmd TYPE jsonb USING cmd::jsonb');
