@@ -1,9 +1,11 @@
 // Embedded backend: PGlite (PostgreSQL compiled to WASM) keeping its data directory on disk.
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
-// returns only after PGlite has written its changes out to the file system. By default PGlite runs
-// on a worker thread (src/store/pglite-worker.ts): its WASM is synchronous inside each call and on
-// the event loop would stop request handling for as long as each statement runs. The writer lock
-// (the pid file), the template unpack and `exists()` stay in this thread.
+// returns only after PGlite has written its changes out to the file system. PGlite runs in this
+// thread unless asked to run on a worker thread (`thread: 'worker'`, EMBEDDED_SQL_THREAD;
+// src/store/pglite-worker.ts): its WASM is synchronous inside each call, so here it stops request
+// handling for as long as each statement runs, and there it costs a second V8 isolate and malloc
+// arena (docs/journal.md, "The embedded SQL store"). The writer lock (the pid file), the template
+// unpack and `exists()` stay in this thread either way.
 
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +30,7 @@ function wrap(q: PgliteTx): Queryable & { exec(sql: string): Promise<void> } {
   };
 }
 
-/** PGlite in this thread: the build's template, and the `main` setting of EMBEDDED_SQL_THREAD. */
+/** PGlite in this thread: the default, and always for the build's template. */
 class InThread implements PgliteBackend {
   private readonly q: ReturnType<typeof wrap>;
   constructor(readonly db: PGlite) {
@@ -48,7 +50,7 @@ class InThread implements PgliteBackend {
   }
 }
 
-/** Where PGlite runs: a worker thread of its own (the default) or the event loop's thread. */
+/** Where PGlite runs: the event loop's thread (the default) or a worker thread of its own. */
 export type PgliteThread = 'worker' | 'main';
 
 async function openBackend(dataDir: string | undefined, thread: PgliteThread): Promise<PgliteBackend> {
@@ -83,13 +85,13 @@ export class PgliteStore implements Store {
    * Opens (creating when absent) the data directory; `undefined` keeps everything in memory. A new
    * database is unpacked from the build's template when there is one (src/store/pglite-template.ts;
    * `template: false` or a missing file runs initdb instead); `createdFrom` says which happened.
-   * `thread` says where PGlite runs (default: a worker thread).
+   * `thread` says where PGlite runs (default: this thread).
    */
   static async open(
     dataDir: string | undefined,
     opts: { template?: string | false; thread?: PgliteThread } = {},
   ): Promise<PgliteStore> {
-    const thread = opts.thread ?? 'worker';
+    const thread = opts.thread ?? 'main';
     if (dataDir === undefined) return new PgliteStore(await openBackend(undefined, thread));
     mkdirSync(dataDir, { recursive: true });
     // Opening is already writing (PGlite recovers its WAL): never beside a live owner.

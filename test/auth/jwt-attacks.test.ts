@@ -313,8 +313,8 @@ describe('key rotation', () => {
       keyRefreshSeconds: 0,
       tokenReuseSeconds: 0,
     });
-    // The pool's threads are unref'd and so is the embedded store's SQL thread while idle: nothing
-    // else holds this process's event loop open while the signatures are computed.
+    // The pool's threads are unref'd, and so is the embedded store's SQL thread when the store runs
+    // on one (EMBEDDED_SQL_THREAD=worker): hold the event loop open while the signatures are made.
     const alive = setInterval(() => {}, 1000);
     try {
       const client = pooled.clients.get(trader.clientId)!;

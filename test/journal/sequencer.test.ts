@@ -202,7 +202,7 @@ describe('Sequencer', () => {
     await new Promise((r) => setImmediate(r));
     const waiting = seqr.submit({ type: 'Add', key: 'a', n: 2 }); // waits for the next commit
     // Handled from the start: it may be refused while the in-flight commit is still awaited below
-    // (the store answers from another thread, so that commit takes real event-loop turns).
+    // (on a store that answers from another thread that commit takes real event-loop turns).
     const waitingRefused = assert.rejects(waiting, SequencerStoppedError);
     await assert.rejects(seqr.submit({ type: 'Boom' }), SequencerStoppedError);
     // The command whose commit was already under way was applied before the fault: it is durable

@@ -54,14 +54,14 @@ describe('configuration of the start', () => {
     assert.equal(configError({ LOG_FORMAT: 'xml' }).variable, 'LOG_FORMAT');
   });
 
-  test('EMBEDDED_SQL_THREAD: worker by default, main on request, anything else names it', () => {
-    assert.equal(loadConfig({}).embeddedSqlThread, 'worker');
+  test('EMBEDDED_SQL_THREAD: main by default, worker on request, anything else names it', () => {
+    assert.equal(loadConfig({}).embeddedSqlThread, 'main');
     assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'main' }).embeddedSqlThread, 'main');
     assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'worker' }).embeddedSqlThread, 'worker');
     for (const bad of ['thread', 'Main', 'true']) {
       const e = configError({ EMBEDDED_SQL_THREAD: bad });
       assert.equal(e.variable, 'EMBEDDED_SQL_THREAD');
-      assert.match(e.message, /expected one of worker, main/);
+      assert.match(e.message, /expected one of main, worker/);
     }
   });
 

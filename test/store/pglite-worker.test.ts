@@ -1,8 +1,7 @@
 // PGlite on a worker thread (src/store/pglite-worker.ts): database errors keep their SQLSTATE and
 // fields across the thread, interactive transactions keep the Store contract and PGlite's
 // serialization, a dead thread fails its callers at once, and the thread never holds a process
-// open. The rest of the contract runs through test/store/contract.test.ts (the worker is the
-// default) and against the in-thread backend below.
+// open. The whole store contract runs on the worker too (test/store/contract.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,21 +19,21 @@ import { openTestStore, pgliteTemplate, type TestStore } from '../helpers/store.
 async function openCopy(): Promise<{ store: PgliteStore; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'tickbook-pgworker-'));
   cpSync(await pgliteTemplate(), join(dir, 'pg'), { recursive: true });
-  const store = await PgliteStore.open(join(dir, 'pg'));
+  const store = await PgliteStore.open(join(dir, 'pg'), { thread: 'worker' });
   return { store, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 describe('PGlite on a worker thread', () => {
   let store: TestStore;
   before(async () => {
-    store = await openTestStore('pglite');
+    store = await openTestStore('pglite', { thread: 'worker' });
     await store.exec('CREATE TABLE worker_probe (id text PRIMARY KEY, n integer CHECK (n >= 0))');
   });
   after(async () => {
     await store?.close();
   });
 
-  test('PgliteStore runs on the worker unless told otherwise', async () => {
+  test('the store runs on the worker when asked', async () => {
     const { store: s, cleanup } = await openCopy();
     try {
       assert.equal(s.thread, 'worker');
@@ -190,7 +189,7 @@ test('the worker never holds a process open, yet a pending call completes', asyn
     writeFileSync(
       script,
       `import { PgliteStore } from ${JSON.stringify(storeModule)};
-const s = await PgliteStore.open(${JSON.stringify(join(dir, 'pg'))});
+const s = await PgliteStore.open(${JSON.stringify(join(dir, 'pg'))}, { thread: 'worker' });
 s.query('SELECT pg_sleep(0.3) IS NULL AS slept').then((r) => console.log(JSON.stringify(r.rows)));
 `,
     );
@@ -226,8 +225,8 @@ test('openStore puts the SQL where EMBEDDED_SQL_THREAD says', async () => {
   }
 });
 
-test('the in-thread backend (EMBEDDED_SQL_THREAD=main) keeps the same contract', async () => {
-  const s = await PgliteStore.open(undefined, { thread: 'main' });
+test('the in-thread backend (the default, EMBEDDED_SQL_THREAD=main) keeps the same contract', async () => {
+  const s = await PgliteStore.open(undefined);
   try {
     assert.equal(s.thread, 'main');
     await s.exec('CREATE TABLE t (id int PRIMARY KEY)');
