@@ -11,8 +11,9 @@
 // source is newer) by plain node (bench/lib/orders-child.mjs); the bare route runs from
 // bench/lib/server-child.ts. Server CPU per order (user + system time of the server process
 // during the load, from /proc) is printed beside the rate: on a shared machine it is steadier
-// than orders/s. --ab runs every real target a second time per round on another checkout's built
-// server (e.g. /work/main), interleaved, so a change is compared with its base in the same run.
+// than orders/s. The main thread's share (the event loop) is printed beside it. --ab runs every
+// real target a second time per round on another checkout's built server (e.g. /work/main),
+// interleaved, so a change is compared with its base in the same run.
 // --cpu-prof writes a V8 profile of each real server to DIR.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -67,10 +68,14 @@ async function boot(env: Record<string, string>, checkout: string | null): Promi
   return { proc, url, exited };
 }
 
-/** User + system CPU seconds of a process so far (Linux /proc; NaN elsewhere). */
-function cpuSeconds(pid: number | undefined): number {
+/**
+ * User + system CPU seconds so far (Linux /proc; NaN elsewhere) of a process, all its threads, or
+ * with `mainThread` of its main thread alone (the event loop; the embedded store's SQL and the
+ * signing pool run on threads of their own).
+ */
+function cpuSeconds(pid: number | undefined, mainThread = false): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
@@ -113,6 +118,8 @@ interface Row {
   non2xx: number;
   /** Server CPU (user + system) per answered request, µs. */
   cpuUs: number;
+  /** The same, of the server's main thread alone. */
+  mainCpuUs: number;
 }
 
 async function load(
@@ -122,6 +129,7 @@ async function load(
 ): Promise<Row> {
   let n = 0;
   const cpu0 = cpuSeconds(pid);
+  const main0 = cpuSeconds(pid, true);
   // Prices around 0.5 on both outcomes: roughly a third of the orders cross and trade.
   const prices = [0.46, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52];
   const r = await autocannon({
@@ -154,9 +162,11 @@ async function load(
     ],
   });
   const cpu = cpuSeconds(pid) - cpu0;
+  const mainCpu = cpuSeconds(pid, true) - main0;
   return {
     target: '',
     cpuUs: (cpu * 1e6) / Math.max(1, r.requests.total),
+    mainCpuUs: (mainCpu * 1e6) / Math.max(1, r.requests.total),
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -271,9 +281,9 @@ console.log(
   `\nDurable order placement, ${CONNECTIONS} connections, ${SECONDS} s per round, ${RUNS} rounds\n`,
 );
 console.log(
-  '| round | target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | vs bare (same round) |',
+  '| round | target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | main thread µs/order | vs bare (same round) |',
 );
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 const rows: Row[][] = targets.map(() => []);
 const ratios: number[][] = targets.map(() => []);
 try {
@@ -285,7 +295,7 @@ try {
       rows[t]!.push(r);
       ratios[t]!.push(r.reqPerSec / bare);
       console.log(
-        `| ${round + 1} | ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${r.reqPerSec === bare && t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |`,
+        `| ${round + 1} | ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${r.reqPerSec === bare && t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |`,
       );
     }
   }
@@ -295,13 +305,13 @@ try {
 
 console.log(`\nMedians over ${RUNS} rounds\n`);
 console.log(
-  '| target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | median per-round ratio vs bare |',
+  '| target | orders/s | p50 ms | p99 ms | non-2xx | server CPU µs/order | main thread µs/order | median per-round ratio vs bare |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 targets.forEach((t, i) => {
   const rs = rows[i]!;
   console.log(
-    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
+    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
   );
 });
 console.log(

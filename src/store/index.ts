@@ -5,10 +5,14 @@ import type { Store } from './types.ts';
 
 export type { Queryable, QueryResult, Store, StoreKind } from './types.ts';
 
-/** DATABASE_URL selects PostgreSQL; otherwise the embedded store lives in DATA_DIR/pg. */
+/**
+ * DATABASE_URL selects PostgreSQL; otherwise the embedded store lives in DATA_DIR/pg, its SQL on
+ * the thread EMBEDDED_SQL_THREAD names (the server's own by default).
+ */
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { nodeName?: string },
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<Config, 'embeddedSqlThread'>> & { nodeName?: string },
 ): Promise<Store> {
   if (config.databaseUrl !== undefined) return PostgresStore.open(config.databaseUrl, 10, config.nodeName);
-  return PgliteStore.open(`${config.dataDir}/pg`);
+  return PgliteStore.open(`${config.dataDir}/pg`, { thread: config.embeddedSqlThread });
 }

@@ -1,12 +1,18 @@
 // Embedded backend: PGlite (PostgreSQL compiled to WASM) keeping its data directory on disk.
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
-// returns only after PGlite has written its changes out to the file system.
+// returns only after PGlite has written its changes out to the file system. PGlite runs in this
+// thread unless asked to run on a worker thread (`thread: 'worker'`, EMBEDDED_SQL_THREAD;
+// src/store/pglite-worker.ts): its WASM is synchronous inside each call, so here it stops request
+// handling for as long as each statement runs, and there it costs a second V8 isolate and malloc
+// arena (docs/journal.md, "The embedded SQL store"). The writer lock (the pid file), the template
+// unpack and `exists()` stay in this thread either way.
 
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
 import { readTemplate, TEMPLATE_FILE, unpackTemplate } from './pglite-template.ts';
+import { type PgliteBackend, PgliteWorker } from './pglite-worker.ts';
 import { isAlive } from './process-alive.ts';
 import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
 
@@ -24,14 +30,51 @@ function wrap(q: PgliteTx): Queryable & { exec(sql: string): Promise<void> } {
   };
 }
 
+/** PGlite in this thread: the default, and always for the build's template. */
+class InThread implements PgliteBackend {
+  private readonly q: ReturnType<typeof wrap>;
+  constructor(readonly db: PGlite) {
+    this.q = wrap(db);
+  }
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return this.q.query<T>(sql, params);
+  }
+  exec(sql: string): Promise<void> {
+    return this.q.exec(sql);
+  }
+  transaction<T>(fn: (tx: Queryable & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(wrap(tx)));
+  }
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+/** Where PGlite runs: the event loop's thread (the default) or a worker thread of its own. */
+export type PgliteThread = 'worker' | 'main';
+
+async function openBackend(dataDir: string | undefined, thread: PgliteThread): Promise<PgliteBackend> {
+  if (thread === 'worker') return PgliteWorker.open(dataDir, START_PARAMS);
+  return new InThread(
+    dataDir === undefined
+      ? await PGlite.create()
+      : await PGlite.create(dataDir, { startParams: START_PARAMS }),
+  );
+}
+
 export class PgliteStore implements Store {
   readonly kind = 'pglite' as const;
   private constructor(
-    private readonly db: PGlite,
+    private readonly db: PgliteBackend,
     private readonly dataDir?: string,
     /** How the database came to be: found on disk, unpacked from the template, or by initdb. */
     readonly createdFrom: 'existing' | 'template' | 'initdb' | 'memory' = 'memory',
   ) {}
+
+  /** Where this store's SQL runs. */
+  get thread(): PgliteThread {
+    return this.db instanceof PgliteWorker ? 'worker' : 'main';
+  }
 
   /** True when `dataDir` already holds a database (opening it recovers; absent, open runs initdb). */
   static exists(dataDir: string): boolean {
@@ -42,47 +85,49 @@ export class PgliteStore implements Store {
    * Opens (creating when absent) the data directory; `undefined` keeps everything in memory. A new
    * database is unpacked from the build's template when there is one (src/store/pglite-template.ts;
    * `template: false` or a missing file runs initdb instead); `createdFrom` says which happened.
+   * `thread` says where PGlite runs (default: this thread).
    */
   static async open(
     dataDir: string | undefined,
-    opts: { template?: string | false } = {},
+    opts: { template?: string | false; thread?: PgliteThread } = {},
   ): Promise<PgliteStore> {
-    if (dataDir === undefined) return new PgliteStore(await PGlite.create());
+    const thread = opts.thread ?? 'main';
+    if (dataDir === undefined) return new PgliteStore(await openBackend(undefined, thread));
     mkdirSync(dataDir, { recursive: true });
     // Opening is already writing (PGlite recovers its WAL): never beside a live owner.
     const owner = liveOwner(dataDir);
     if (owner !== undefined) {
       throw new WriterLockError(`the embedded store ${dataDir} is in use by process ${owner}; stop it first`);
     }
-    const pg = { startParams: START_PARAMS };
     if (PgliteStore.exists(dataDir))
-      return new PgliteStore(await PGlite.create(dataDir, pg), dataDir, 'existing');
+      return new PgliteStore(await openBackend(dataDir, thread), dataDir, 'existing');
     const template = opts.template === false ? undefined : readTemplate(opts.template ?? TEMPLATE_FILE);
     // Only into a directory holding nothing: the template's files replace it.
     if (template !== undefined && readdirSync(dataDir).length === 0) {
       try {
         unpackTemplate(template, dataDir);
-        return new PgliteStore(await PGlite.create(dataDir, pg), dataDir, 'template');
+        return new PgliteStore(await openBackend(dataDir, thread), dataDir, 'template');
       } catch {
         // A template that does not unpack, or that this PGlite cannot open (a build from another
         // version): empty the directory again and create the database the slow way.
         for (const e of readdirSync(dataDir)) rmSync(join(dataDir, e), { recursive: true, force: true });
       }
     }
-    return new PgliteStore(await PGlite.create(dataDir, pg), dataDir, 'initdb');
+    return new PgliteStore(await openBackend(dataDir, thread), dataDir, 'initdb');
   }
 
   /**
    * Builds the template (src/store/pglite-template.ts): initdb and every migration in memory, a
    * checkpoint so the files hold the data rather than a WAL to replay, then the data directory
-   * as a gzipped tarball written to `file`.
+   * as a gzipped tarball written to `file`. Build time only, so PGlite runs in this thread.
    */
   static async buildTemplate(file: string = TEMPLATE_FILE): Promise<{ bytes: number }> {
-    const store = await PgliteStore.open(undefined);
+    const store = await PgliteStore.open(undefined, { thread: 'main' });
     try {
       await store.migrate();
-      await store.db.exec('CHECKPOINT');
-      const bytes = Buffer.from(await (await store.db.dumpDataDir('gzip')).arrayBuffer());
+      const db = (store.db as InThread).db;
+      await db.exec('CHECKPOINT');
+      const bytes = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
       writeFileSync(file, bytes);
       return { bytes: bytes.length };
     } finally {
@@ -91,7 +136,7 @@ export class PgliteStore implements Store {
   }
 
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    return wrap(this.db).query<T>(sql, params);
+    return this.db.query<T>(sql, params);
   }
 
   async exec(sql: string): Promise<void> {
@@ -99,13 +144,13 @@ export class PgliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(wrap(tx)));
+    return this.db.transaction(fn);
   }
 
   async migrate(): Promise<string[]> {
     await this.db.exec(MIGRATIONS_TABLE);
     const applied = new Set(await this.appliedMigrations());
-    return applyPending((fn) => this.db.transaction((tx) => fn(wrap(tx))), applied);
+    return applyPending((fn) => this.db.transaction(fn), applied);
   }
 
   async pendingMigrations(): Promise<string[]> {
@@ -156,7 +201,7 @@ export class PgliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (!this.db.closed) await this.db.close();
+    await this.db.close();
   }
 }
 

@@ -313,6 +313,9 @@ describe('key rotation', () => {
       keyRefreshSeconds: 0,
       tokenReuseSeconds: 0,
     });
+    // The pool's threads are unref'd, and so is the embedded store's SQL thread when the store runs
+    // on one (EMBEDDED_SQL_THREAD=worker): hold the event loop open while the signatures are made.
+    const alive = setInterval(() => {}, 1000);
     try {
       const client = pooled.clients.get(trader.clientId)!;
       const tokens = await Promise.all(
@@ -321,6 +324,7 @@ describe('key rotation', () => {
       assert.equal(new Set(tokens.map((t) => t.access_token)).size, 8);
       for (const t of tokens) assert.equal((await call(t.access_token)).statusCode, 200);
     } finally {
+      clearInterval(alive);
       await pooled.close();
     }
   });

@@ -27,7 +27,7 @@ import {
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listMigrations } from '../../src/store/migrations.ts';
-import { PgliteStore } from '../../src/store/pglite-store.ts';
+import { PgliteStore, type PgliteThread } from '../../src/store/pglite-store.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import type { Queryable, Store, StoreKind } from '../../src/store/types.ts';
 
@@ -49,8 +49,12 @@ export function storeKinds(): StoreKind[] {
   return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export async function openTestStore(kind: StoreKind = 'pglite'): Promise<TestStore> {
-  return kind === 'pglite' ? openPgliteTestStore() : openPostgresTestStore();
+/** `thread`: where PGlite runs (src/store/pglite-store.ts; default, as the server's, in-thread). */
+export async function openTestStore(
+  kind: StoreKind = 'pglite',
+  opts: { thread?: PgliteThread } = {},
+): Promise<TestStore> {
+  return kind === 'pglite' ? openPgliteTestStore(opts.thread) : openPostgresTestStore();
 }
 
 // ------------------------------------------------------------------ PGlite
@@ -100,12 +104,12 @@ export async function pgliteTemplate(): Promise<string> {
   return dir;
 }
 
-async function openPgliteTestStore(): Promise<TestStore> {
+async function openPgliteTestStore(thread?: PgliteThread): Promise<TestStore> {
   const template = await pgliteTemplate();
   mkdirSync(instancesDir, { recursive: true });
   const dataDir = join(instancesDir, `${process.pid}-${randomBytes(6).toString('hex')}`);
   cpSync(template, dataDir, { recursive: true });
-  const inner = await PgliteStore.open(dataDir);
+  const inner = await PgliteStore.open(dataDir, { thread });
   // Migrations added since the template was built are impossible (the template is keyed by
   // their hash), so this is a cheap no-op that also proves the copy is usable.
   await inner.migrate();

@@ -201,11 +201,14 @@ describe('Sequencer', () => {
     // One turn of the event loop: the commit loop forms its batch and starts the commit.
     await new Promise((r) => setImmediate(r));
     const waiting = seqr.submit({ type: 'Add', key: 'a', n: 2 }); // waits for the next commit
+    // Handled from the start: it may be refused while the in-flight commit is still awaited below
+    // (on a store that answers from another thread that commit takes real event-loop turns).
+    const waitingRefused = assert.rejects(waiting, SequencerStoppedError);
     await assert.rejects(seqr.submit({ type: 'Boom' }), SequencerStoppedError);
     // The command whose commit was already under way was applied before the fault: it is durable
     // and acknowledged. The one still waiting is refused (outcome: not journaled).
     assert.deepEqual(await inFlight, { ok: true, balance: 1 });
-    await assert.rejects(waiting, SequencerStoppedError);
+    await waitingRefused;
     assert.equal((await readJournal(store, 0, 10)).length, 1);
     await assert.rejects(seqr.submit({ type: 'Add', key: 'a', n: 1 }), SequencerStoppedError);
   });

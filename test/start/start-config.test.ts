@@ -54,6 +54,17 @@ describe('configuration of the start', () => {
     assert.equal(configError({ LOG_FORMAT: 'xml' }).variable, 'LOG_FORMAT');
   });
 
+  test('EMBEDDED_SQL_THREAD: main by default, worker on request, anything else names it', () => {
+    assert.equal(loadConfig({}).embeddedSqlThread, 'main');
+    assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'main' }).embeddedSqlThread, 'main');
+    assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'worker' }).embeddedSqlThread, 'worker');
+    for (const bad of ['thread', 'Main', 'true']) {
+      const e = configError({ EMBEDDED_SQL_THREAD: bad });
+      assert.equal(e.variable, 'EMBEDDED_SQL_THREAD');
+      assert.match(e.message, /expected one of main, worker/);
+    }
+  });
+
   test('each store has its own operator credentials file', () => {
     const embedded = adminCredentialsFile('data', undefined);
     const a = adminCredentialsFile('data', 'postgres://u:one@db1:5432/x');

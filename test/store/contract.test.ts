@@ -11,13 +11,30 @@ import {
   writeSnapshot,
 } from '../../src/journal/journal-store.ts';
 import { listMigrations } from '../../src/store/migrations.ts';
+import type { PgliteThread } from '../../src/store/pglite-store.ts';
+import type { StoreKind } from '../../src/store/types.ts';
 import { openTestStore, storeKinds, type TestStore } from '../helpers/store.ts';
 
-for (const kind of storeKinds()) {
-  describe(`store contract: ${kind}`, () => {
+// PGlite twice: in the server's thread (the default) and on a worker thread (EMBEDDED_SQL_THREAD).
+interface Variant {
+  kind: StoreKind;
+  thread?: PgliteThread;
+  name: string;
+}
+const variants = storeKinds().flatMap((kind): Variant[] =>
+  kind === 'pglite'
+    ? [
+        { kind, thread: 'main', name: 'pglite' },
+        { kind, thread: 'worker', name: 'pglite on a worker thread' },
+      ]
+    : [{ kind, name: kind }],
+);
+
+for (const { kind, thread, name } of variants) {
+  describe(`store contract: ${name}`, () => {
     let store: TestStore;
     before(async () => {
-      store = await openTestStore(kind);
+      store = await openTestStore(kind, { thread });
       await store.exec(
         'CREATE TABLE contract_probe (id text PRIMARY KEY, n bigint, doc jsonb, bin bytea, t text)',
       );
