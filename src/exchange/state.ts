@@ -55,7 +55,7 @@ export interface MarketState {
  * tick index `lo[side]`. Every resting order of a side lies inside its window; levels outside it are
  * empty. Level slot = `base[side]` + tick index, where `base[side]` = side × span − lo[side]. Most
  * books hold a few levels near one price, so a window of 16 levels per side is 512 bytes where all
- * 279 were 8.9 KB (docs/exchange.md "Books"); `widen` (resting-orders.ts) moves or grows it.
+ * 279 were 8.9 KB (docs/exchange.md "Books and matching"); `widen` (resting-orders.ts) moves or grows it.
  */
 export interface Book {
   head: Int32Array;
