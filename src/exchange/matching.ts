@@ -37,7 +37,7 @@ import {
   type Pos,
   WS,
 } from './state.ts';
-import { isTick, ONE, TICK_COUNT, TICK_INDEX, TICKS } from './ticks.ts';
+import { isTick, ONE, TICK_INDEX, TICKS } from './ticks.ts';
 import { type CommandResult, type DomainEvent, type Fill, type OrderRecord, TIFS } from './types.ts';
 import {
   feeDenominator,
@@ -117,7 +117,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const bi = mi * 2 + ci;
   const b = book(s, bi);
   const opp = side ^ 1;
-  const oppBase = opp * TICK_COUNT;
+  const oppBase = b.base[opp]!; // nothing in the loop below widens the book
   const minTick = ONE - tick; // resting bids on the other outcome at q >= this cross
   const bestOpp = b.best[opp]!;
   const crosses = bestOpp >= 0 && TICKS[bestOpp]! >= minTick;
@@ -386,8 +386,10 @@ export function fillable(
   ai: number,
 ): number {
   let got = 0;
-  for (let li = b.best[opp]!; li >= 0 && TICKS[li]! >= minTick; li--) {
-    for (let h = b.head[opp * TICK_COUNT + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
+  const lo = b.lo[opp]!;
+  const base = b.base[opp]!;
+  for (let li = b.best[opp]!; li >= lo && TICKS[li]! >= minTick; li--) {
+    for (let h = b.head[base + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
       if (s.pool.i32[h * IW + I_ACCOUNT] === ai) return got;
       got += s.pool.f64[h * FW + F_QTY]!;
       if (got >= want) return got;

@@ -4,7 +4,7 @@
 import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
 import { orderRecord, positionRecord } from './records.ts';
 import { type Book, CUR_INDEX, type ExchangeState, WS } from './state.ts';
-import { ONE, TICK_COUNT, TICKS } from './ticks.ts';
+import { ONE, TICKS } from './ticks.ts';
 import type {
   Currency,
   EventRecord,
@@ -75,8 +75,8 @@ export function bookSeq(s: ExchangeState, marketId: Id, currency: Currency): num
 
 export function sideLevels(b: Book, side: number, toOne: boolean): Level[] {
   const out: Level[] = [];
-  const base = side * TICK_COUNT;
-  for (let li = b.best[side]!; li >= 0; li--) {
+  const base = b.base[side]!;
+  for (let li = b.best[side]!; li >= b.lo[side]!; li--) {
     if (b.head[base + li] !== NIL)
       out.push({ price: toOne ? ONE - TICKS[li]! : TICKS[li]!, qty: b.qty[base + li]! });
   }
@@ -100,8 +100,8 @@ export function restingOrders(s: ExchangeState, outcomeId: Id, currency: Currenc
   if (!b || ref === undefined) return [];
   const side = ref & 1;
   const out: OrderRecord[] = [];
-  for (let li = b.best[side]!; li >= 0; li--) {
-    for (let h = b.head[side * TICK_COUNT + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
+  for (let li = b.best[side]!; li >= b.lo[side]!; li--) {
+    for (let h = b.head[b.base[side]! + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
       out.push(orderRecord(s, h, 'RESTING'));
     }
   }
@@ -118,7 +118,7 @@ export function bestBid(
   if (!b || ref === undefined) return null;
   const side = ref & 1;
   const li = b.best[side]!;
-  return li < 0 ? null : { price: TICKS[li]!, qty: b.qty[side * TICK_COUNT + li]! };
+  return li < 0 ? null : { price: TICKS[li]!, qty: b.qty[b.base[side]! + li]! };
 }
 
 export function hasAccount(s: ExchangeState, accountId: Id): boolean {

@@ -26,26 +26,94 @@ import { type Account, type Book, type CancelReason, type ExchangeState, WS } fr
 import { TICK_COUNT, TICKS } from './ticks.ts';
 import { MONEY_PER_TICK_MCU } from './units.ts';
 
+// A book's first order sizes its window: shared empty arrays until then (nothing reads a level of a
+// side whose best is -1, and the first link always widens a span of 0).
+const NO_I32 = new Int32Array(0);
+const NO_F64 = new Float64Array(0);
+/** Smallest window, levels per side: room for a few levels either side of where a book quotes. */
+const MIN_SPAN = 16;
+
 export function book(s: ExchangeState, bi: number): Book {
   let b = s.books[bi];
   if (!b) {
-    const n = 2 * TICK_COUNT;
     b = {
-      head: new Int32Array(n).fill(NIL),
-      tail: new Int32Array(n).fill(NIL),
-      qty: new Float64Array(n),
+      head: NO_I32,
+      tail: NO_I32,
+      qty: NO_F64,
       best: new Int32Array([-1, -1]),
+      lo: new Int32Array(2),
+      base: new Int32Array(2),
+      span: 0,
     };
     s.books[bi] = b;
   }
   return b;
 }
 
+/**
+ * Re-lays a book's windows so that tick index `li` on `side` fits beside every resting order (off
+ * the hot path: a level outside the window is rare once a book quotes around a price). The span
+ * never shrinks, so a book that moves back and forth does not reallocate each time; it doubles when
+ * the occupied range needs more than half of it, and past half the table it takes all TICK_COUNT
+ * levels (then lo = 0 on both sides, the layout of a dense book).
+ */
+export function widen(b: Book, side: number, li: number): void {
+  const oldSpan = b.span;
+  // Occupied range per side [from, to] (to = best), with li added on `side`; empty: from > to.
+  const from = [0, 0];
+  const to = [-1, -1];
+  for (let sd = 0; sd < 2; sd++) {
+    const best = b.best[sd]!;
+    if (best < 0) continue;
+    let f = b.lo[sd]!;
+    while (b.head[b.base[sd]! + f] === NIL) f++;
+    from[sd] = f;
+    to[sd] = best;
+  }
+  const had = [from[0]!, to[0]!, from[1]!, to[1]!];
+  if (to[side]! < 0) {
+    from[side] = li;
+    to[side] = li;
+  } else {
+    from[side] = Math.min(from[side]!, li);
+    to[side] = Math.max(to[side]!, li);
+  }
+  const need = Math.max(to[0]! - from[0]! + 1, to[1]! - from[1]! + 1);
+  let span = Math.max(oldSpan, MIN_SPAN);
+  while (span < 2 * need && span < TICK_COUNT) span *= 2;
+  if (span > TICK_COUNT >> 1) span = TICK_COUNT;
+  const head = new Int32Array(2 * span).fill(NIL);
+  const tail = new Int32Array(2 * span).fill(NIL);
+  const qty = new Float64Array(2 * span);
+  for (let sd = 0; sd < 2; sd++) {
+    // Centre the occupied range; an empty side keeps its place.
+    const lo =
+      to[sd]! < 0
+        ? Math.min(b.lo[sd]!, TICK_COUNT - span)
+        : Math.max(0, Math.min(TICK_COUNT - span, from[sd]! - ((span - (to[sd]! - from[sd]! + 1)) >> 1)));
+    const base = sd * span - lo;
+    for (let l = had[sd * 2]!; l <= had[sd * 2 + 1]!; l++) {
+      head[base + l] = b.head[b.base[sd]! + l]!;
+      tail[base + l] = b.tail[b.base[sd]! + l]!;
+      qty[base + l] = b.qty[b.base[sd]! + l]!;
+    }
+    b.lo[sd] = lo;
+    b.base[sd] = base;
+  }
+  b.head = head;
+  b.tail = tail;
+  b.qty = qty;
+  b.span = span;
+}
+
 /** Appends a resting order to its level, its account's list and the id index
  * (the caller has set every slot and indexed the id, IdIndex.insertKey). */
 export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   const pool = s.pool;
-  const slot = pool.i32[h * IW + I_SIDE]! * TICK_COUNT + pool.i32[h * IW + I_LEVEL]!;
+  const side = pool.i32[h * IW + I_SIDE]!;
+  const li = pool.i32[h * IW + I_LEVEL]!;
+  if (li < b.lo[side]! || li >= b.lo[side]! + b.span) widen(b, side, li);
+  const slot = b.base[side]! + li;
   const t = b.tail[slot]!;
   pool.i32[h * IW + I_PREV] = t;
   pool.i32[h * IW + I_NEXT] = NIL;
@@ -53,8 +121,7 @@ export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   else pool.i32[t * IW + I_NEXT] = h;
   b.tail[slot] = h;
   b.qty[slot]! += pool.f64[h * FW + F_QTY]!;
-  const side = pool.i32[h * IW + I_SIDE]!;
-  if (pool.i32[h * IW + I_LEVEL]! > b.best[side]!) b.best[side] = pool.i32[h * IW + I_LEVEL]!;
+  if (li > b.best[side]!) b.best[side] = li;
 
   const at = a.tail;
   pool.i32[h * IW + I_APREV] = at;
@@ -79,9 +146,10 @@ export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void
     const side = pool.i32[h * IW + I_SIDE]!;
     if (b.best[side] === pool.i32[h * IW + I_LEVEL]) {
       let li = pool.i32[h * IW + I_LEVEL]! - 1;
-      const base = side * TICK_COUNT;
-      while (li >= 0 && b.head[base + li] === NIL) li--;
-      b.best[side] = li;
+      const base = b.base[side]!;
+      const lo = b.lo[side]!;
+      while (li >= lo && b.head[base + li] === NIL) li--;
+      b.best[side] = li < lo ? -1 : li;
     }
   }
   const a = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!;
@@ -109,7 +177,7 @@ export function cancelHandle(
   const bi = pool.i32[h * IW + I_BOOK]!;
   const ci = bi & 1;
   const b = s.books[bi]!;
-  const slot = pool.i32[h * IW + I_SIDE]! * TICK_COUNT + pool.i32[h * IW + I_LEVEL]!;
+  const slot = b.base[pool.i32[h * IW + I_SIDE]!]! + pool.i32[h * IW + I_LEVEL]!;
   const qty = pool.f64[h * FW + F_QTY]!;
   const a = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!;
   const release = TICKS[pool.i32[h * IW + I_LEVEL]!]! * qty * MONEY_PER_TICK_MCU[ci]!;
@@ -129,7 +197,7 @@ export function cancelMarketOrders(s: ExchangeState, mi: number, ts: number): vo
     if (!b) continue;
     for (let side = 0; side < 2; side++) {
       while (b.best[side]! >= 0) {
-        cancelHandle(s, b.head[side * TICK_COUNT + b.best[side]!]!, 'LIFECYCLE', ts);
+        cancelHandle(s, b.head[b.base[side]! + b.best[side]!]!, 'LIFECYCLE', ts);
       }
     }
   }

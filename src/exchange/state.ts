@@ -7,8 +7,8 @@
 // docs/exchange.md.
 //
 // Hot-path layout: resting orders live in OrderPool's typed-array columns; a book per
-// (market, currency) holds, per side, 279 price levels indexed by tick index, each a FIFO queue as an
-// intrusive doubly linked list of handles. Matching reads and writes numbers only.
+// (market, currency) holds, per side, a window of price levels indexed by tick index, each a FIFO
+// queue as an intrusive doubly linked list of handles. Matching reads and writes numbers only.
 
 import { ExpiryHeap } from './expiry-heap.ts';
 import { IdIndex } from './id-index.ts';
@@ -50,14 +50,25 @@ export interface MarketState {
   collateral: [number, number];
 }
 
-/** One (market, currency) book: per side, price levels indexed by tick index. */
+/**
+ * One (market, currency) book: per side, a window of `span` consecutive price levels starting at
+ * tick index `lo[side]`. Every resting order of a side lies inside its window; levels outside it are
+ * empty. Level slot = `base[side]` + tick index, where `base[side]` = side × span − lo[side]. Most
+ * books hold a few levels near one price, so a window of 16 levels per side is 512 bytes where all
+ * 279 were 8.9 KB (docs/exchange.md "Books and matching"); `widen` (resting-orders.ts) moves or grows it.
+ */
 export interface Book {
-  /** Level slot = side × TICK_COUNT + tick index. */
   head: Int32Array;
   tail: Int32Array;
   qty: Float64Array;
   /** Best (highest) non-empty level index per side, or -1. */
   best: Int32Array;
+  /** First tick index of each side's window. */
+  lo: Int32Array;
+  /** Slot of tick index 0 per side (may be negative; only tick indexes in the window are used). */
+  base: Int32Array;
+  /** Levels per side in the window (0 until the first order rests). */
+  span: number;
 }
 
 export interface Pos {

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -147,6 +148,28 @@ describe('configuration of the start', () => {
       assert.match(r.stderr, new RegExp(`${c.variable}: `));
       assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
     }
+  });
+});
+
+describe('npm start', () => {
+  test('caps glibc malloc arenas at 2 unless MALLOC_ARENA_MAX is set (docs/packaging.md)', async () => {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const start = pkg.scripts.start!;
+    assert.match(start, / node dist\/main\.js$/);
+    // The script's shell prefix, with the server replaced by a print of what it would see.
+    const probe = start.replace(
+      /node dist\/main\.js$/,
+      `"${process.execPath}" -p process.env.MALLOC_ARENA_MAX`,
+    );
+    const env = { ...process.env };
+    delete env.MALLOC_ARENA_MAX;
+    assert.equal((await run('sh', ['-c', probe], { env })).stdout.trim(), '2');
+    assert.equal(
+      (await run('sh', ['-c', probe], { env: { ...env, MALLOC_ARENA_MAX: '4' } })).stdout.trim(),
+      '4',
+    );
   });
 });
 
