@@ -12,7 +12,7 @@
 // bench/lib/server-child.ts. Server CPU per order (user + system time of the server process
 // during the load, from /proc) is printed beside the rate: on a shared machine it is steadier
 // than orders/s. The main thread's share (the event loop) is printed beside it. --ab runs every
-// real target a second time per round on another checkout's built server (e.g. /work/main),
+// real target a second time per round on another checkout's built server (a clone of the base commit),
 // interleaved, so a change is compared with its base in the same run.
 // --cpu-prof writes a V8 profile of each real server to DIR.
 
