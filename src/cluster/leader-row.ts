@@ -39,12 +39,13 @@ export async function claimLeadership(q: Queryable, url: string | undefined, nod
  * The check every journal append of the leader of `epoch` makes, in the append statement itself
  * (journal-store.ts, AppendGuard): FOR SHARE holds off a successor's epoch bump until the append
  * commits; a bumped epoch finds no row and nothing is appended. The doorbell rides in the same
- * statement; NOTIFY is delivered only if it commits.
+ * statement, evaluated only once rows were inserted, and NOTIFY is delivered only at commit.
  */
 export function fencedAppend(channel: string, epoch: number): (lastSeq: number) => AppendGuard {
   return (lastSeq) => ({
-    sql: 'SELECT pg_notify($3, $4) FROM cluster_leader WHERE id = 1 AND epoch = $5 FOR SHARE',
-    params: [channel, String(lastSeq), epoch],
+    sql: 'SELECT 1 FROM cluster_leader WHERE id = 1 AND epoch = $3 FOR SHARE',
+    params: [epoch, channel, String(lastSeq)],
+    onAppended: 'pg_notify($4, $5)',
     refused: () => new FencedError(`epoch ${epoch} is no longer the leader's: another process took the lock`),
   });
 }

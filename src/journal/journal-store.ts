@@ -32,6 +32,13 @@ export interface AppendGuard {
   /** A SELECT yielding at least one row when the append may go ahead; its parameters are $3, $4, … */
   sql: string;
   params: readonly unknown[];
+  /**
+   * An SQL expression evaluated once, only when the rows were inserted (the leader's doorbell,
+   * `pg_notify(…)`); it may use the parameters too. Not in the guard's own select list: there
+   * PostgreSQL evaluates it when the scan reads the row, before FOR SHARE waits for the lock and
+   * re-checks the row, so a guard refused after that wait would still have queued it.
+   */
+  onAppended?: string;
   /** The error thrown when it yields none (then nothing was appended). */
   refused(): Error;
 }
@@ -57,15 +64,18 @@ export async function appendCommands(
     await q.query(APPEND_ROWS, [firstSeq, JSON.stringify(cmds)]);
     return;
   }
-  // MATERIALIZED: the guard runs once, whole, with its side effects (a NOTIFY, a row lock), before
-  // any row is inserted; no row qualifies when it yields nothing.
-  const r = await q.query(
-    `WITH guard AS MATERIALIZED (${guard.sql})
-     ${APPEND_ROWS}
-     WHERE EXISTS (SELECT 1 FROM guard)`,
+  // MATERIALIZED: the guard runs once, whole (its row locks taken), before any row is inserted; no
+  // row qualifies when it yields nothing. The outer SELECT yields a row, and evaluates onAppended,
+  // only when rows were inserted: its WHERE is checked before its select list is computed.
+  const r = await q.query<{ n: number | string }>(
+    `WITH guard AS MATERIALIZED (${guard.sql}),
+     ins AS (${APPEND_ROWS}
+       WHERE EXISTS (SELECT 1 FROM guard) RETURNING 1)
+     SELECT c.n${guard.onAppended === undefined ? '' : `, ${guard.onAppended}`}
+     FROM (SELECT count(*) AS n FROM ins) c WHERE c.n > 0`,
     [firstSeq, JSON.stringify(cmds), ...guard.params],
   );
-  if (r.affectedRows !== cmds.length) throw guard.refused();
+  if (r.rows.length !== 1 || Number(r.rows[0]!.n) !== cmds.length) throw guard.refused();
 }
 
 /** Up to `limit` journal rows with seq > afterSeq (and <= toSeq when given), in order. */

@@ -1,15 +1,17 @@
 // Fencing and role configuration (docs/cluster.md). A leader whose epoch has been taken over can
-// never commit again: its next journal transaction finds no row with its epoch, rolls back, the
+// never commit again: its next journal append finds no row with its epoch and inserts nothing, the
 // command answers 503 and the process steps down. The role setting refuses a replica of the
 // embedded store. The fencing test needs DATABASE_URL.
 
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import pg from 'pg';
 import pino from 'pino';
+import { claimLeadership, doorbellChannel, FencedError, fencedAppend } from '../../src/cluster/leader-row.ts';
 import { ClusterNode } from '../../src/cluster/node.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { ApiError } from '../../src/errors.ts';
-import { journalTail } from '../../src/journal/journal-store.ts';
+import { appendCommands, journalTail } from '../../src/journal/journal-store.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { createPostgresSchema, type PostgresSchema } from '../helpers/store.ts';
 
@@ -69,7 +71,7 @@ test('a leader whose epoch was taken over cannot commit: 503, nothing journaled,
       node.submit({ type: 'CreateAccount', accountId: node.newId() }),
       (e: unknown) => e instanceof ApiError && e.statusCode === 503 && e.headers?.['retry-after'] === '1',
     );
-    assert.deepEqual(await journalTail(store), before, 'the fenced batch was rolled back');
+    assert.deepEqual(await journalTail(store), before, 'nothing of the fenced batch was appended');
     assert.equal(node.mode, 'down');
     assert.equal(node.ready(), false);
     await assert.rejects(
@@ -78,5 +80,47 @@ test('a leader whose epoch was taken over cannot commit: 503, nothing journaled,
     );
   } finally {
     await node.close();
+  }
+});
+
+test('a fenced append racing an epoch bump appends nothing and rings no doorbell', { skip }, async () => {
+  const race = await createPostgresSchema('fence_race_');
+  const store = await PostgresStore.open(race.url, 2);
+  const listener = new pg.Client({ connectionString: race.url });
+  const bumper = new pg.Client({ connectionString: race.url });
+  try {
+    await store.migrate();
+    const epoch = await claimLeadership(store, undefined, 'a');
+    const channel = await doorbellChannel(store);
+    const guard = fencedAppend(channel, epoch);
+    const rung: string[] = [];
+    await listener.connect();
+    listener.on('notification', (n) => rung.push(n.payload ?? ''));
+    await listener.query(`LISTEN "${channel}"`);
+    const cmd = (seq: number) => ({ type: 'Deposit', n: seq, ts: 1_000 + seq });
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+
+    await appendCommands(store, 1, [cmd(1)], guard(1));
+    await settle();
+    assert.deepEqual(rung, ['1'], 'a committed append rings once, with its last seq');
+
+    // A successor's promotion in flight: its epoch bump holds the leader row while the old
+    // leader's append starts, and commits while that append waits for the row.
+    await bumper.connect();
+    await bumper.query('BEGIN');
+    await bumper.query('UPDATE cluster_leader SET epoch = epoch + 1 WHERE id = 1');
+    const appending = appendCommands(store, 2, [cmd(2), cmd(3)], guard(3));
+    const refused = assert.rejects(appending, FencedError);
+    await settle();
+    await bumper.query('COMMIT');
+    await refused;
+    await settle();
+    assert.deepEqual(rung, ['1'], 'the refused append rang no doorbell');
+    assert.equal((await journalTail(store)).seq, 1, 'nothing of the refused batch was appended');
+  } finally {
+    await listener.end().catch(() => {});
+    await bumper.end().catch(() => {});
+    await store.close();
+    await race.drop();
   }
 });

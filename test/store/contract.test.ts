@@ -195,15 +195,27 @@ for (const { kind, thread, name } of variants) {
       await store.exec('CREATE TABLE IF NOT EXISTS contract_guard (id int PRIMARY KEY, epoch int NOT NULL)');
       await store.exec('DELETE FROM contract_guard');
       await store.exec('INSERT INTO contract_guard (id, epoch) VALUES (1, 7)');
+      // onAppended's side effect, counted: a sequence advanced once per append that inserted.
+      await store.exec('DROP SEQUENCE IF EXISTS contract_bell; CREATE SEQUENCE contract_bell');
+      const rang = async () =>
+        Number(
+          (
+            await store.query<{ n: number | string }>(
+              'SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM contract_bell',
+            )
+          ).rows[0]!.n,
+        );
       class Refused extends Error {}
       // The shape of the leader's fencing (src/cluster/leader-row.ts): a row lock on the guard row.
       const guard = (epoch: number) => ({
         sql: 'SELECT id FROM contract_guard WHERE id = 1 AND epoch = $3 FOR SHARE',
         params: [epoch],
+        onAppended: "nextval('contract_bell')",
         refused: () => new Refused(`epoch ${epoch} moved`),
       });
       const cmd = (seq: number) => ({ type: 'Deposit', n: seq, ts: 1_000 + seq });
       await appendCommands(store, 1, [1, 2, 3].map(cmd), guard(7));
+      assert.equal(await rang(), 1);
       await assert.rejects(appendCommands(store, 4, [4, 5].map(cmd), guard(6)), Refused);
       await assert.rejects(
         store.transaction((tx) => appendCommands(tx, 4, [4, 5].map(cmd), guard(8))),
@@ -213,8 +225,10 @@ for (const { kind, thread, name } of variants) {
         (await readJournal<ReturnType<typeof cmd>>(store, 0, 100)).map((r) => r.cmd.n),
         [1, 2, 3],
       );
+      assert.equal(await rang(), 1, 'a refused append does not evaluate onAppended');
       await appendCommands(store, 4, [4].map(cmd), guard(7));
       assert.equal((await journalTail(store)).seq, 4);
+      assert.equal(await rang(), 2);
       await store.exec('DELETE FROM journal');
     });
 
