@@ -46,7 +46,8 @@ class InThread implements PgliteBackend {
     return this.db.transaction((tx) => fn(wrap(tx)));
   }
   async close(): Promise<void> {
-    await this.db.close();
+    // PGlite throws on a second close; the Store contract lets callers close twice.
+    if (!this.db.closed) await this.db.close();
   }
 }
 

@@ -179,6 +179,12 @@ export class PgliteWorker implements PgliteBackend {
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (m: Reply) => this.settle(m));
+    // A reply that cannot be deserialized would otherwise leave its caller waiting for ever.
+    worker.on('messageerror', (err) => {
+      this.die(
+        new PgliteWorkerGoneError(`the embedded store's SQL thread sent an unreadable reply: ${err.message}`),
+      );
+    });
     worker.on('error', (err) => {
       this.die(
         new PgliteWorkerGoneError(`the embedded store's SQL thread failed: ${err.message}`, { cause: err }),

@@ -143,6 +143,9 @@ describe('book windows', () => {
       ['high', 'mid', 'low'],
     );
     // a bid on B at 1 crosses only the 999 bid on A; FOK for more than that is refused
+    const tooBig = x.apply(bid('bob', 'M1-b', 1, 11, { tif: 'FOK' }));
+    assert.equal(tooBig.ok ? 'accepted' : tooBig.code, 'FOK_NOT_FILLED');
+    assert.deepEqual(x.bestBid('M1-a', 'CASH'), { price: 999, qty: 10 });
     ok(x.apply(bid('bob', 'M1-b', 1, 10, { tif: 'FOK' })));
     assert.deepEqual(x.bestBid('M1-a', 'CASH'), { price: 500, qty: 10 });
     ok(x.apply({ type: 'CancelOrder', ts: T0, accountId: 'alice', orderId: 'mid' }));

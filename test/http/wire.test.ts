@@ -66,6 +66,12 @@ describe('wire names', () => {
     for (const ms of times) assert.equal(isoMillis(ms), new Date(ms).toISOString(), String(ms));
     for (let ms = Date.UTC(2026, 0, 1) - 2500; ms < Date.UTC(2026, 0, 1) + 2500; ms += 7)
       assert.equal(isoMillis(ms), new Date(ms).toISOString());
+    // Interleaved seconds (quote expiries beside order times), in and out of the two slots.
+    const now = Date.UTC(2026, 10, 24, 15, 0, 0, 123);
+    for (let i = 0; i < 50; i++) {
+      for (const ms of [now + i * 37, now + 30_000 + i * 41, now - 999 + i, now + 5_000_000 * (i % 3)])
+        assert.equal(isoMillis(ms), new Date(ms).toISOString(), String(ms));
+    }
     // Past the RFC 3339 range (docs/http.md): clamped, never a six-digit year, never a throw.
     assert.equal(isoMillis(Date.UTC(10000, 0, 1, 0, 0, 0, 5)), '9999-12-31T23:59:59.999Z');
     assert.equal(isoMillis(Date.UTC(-1, 5, 1)), '0000-01-01T00:00:00.000Z');

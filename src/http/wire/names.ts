@@ -68,13 +68,17 @@ const MS_TEXT = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, 
 const EPOCH_TEXT = new Date(0).toISOString();
 
 /**
- * The text up to the current second ("2025-01-26T18:30:00."): an order's times are formatted
- * several times on its way out (the answer, its stream frames), orders of one commit share their
- * millisecond, and parlay quotes expire within the same second. Within a second only the
- * milliseconds change, so Date#toISOString runs once per second and the rest is a table lookup.
+ * The text up to the second ("2025-01-26T18:30:00.") of the two seconds last formatted: an order's
+ * times are formatted several times on its way out (the answer, its stream frames), orders of one
+ * commit share their millisecond, and parlay quotes expire a few seconds after now. Within a second
+ * only the milliseconds change, so Date#toISOString runs about once per second per kind of time
+ * (two slots, so the quotes' expiries and the orders' times do not evict each other) and the rest
+ * is a table lookup.
  */
-let lastSecond = Number.NaN;
-let lastPrefix = '';
+let secondA = Number.NaN;
+let prefixA = '';
+let secondB = Number.NaN;
+let prefixB = '';
 
 /** Millis → ISO 8601 UTC with milliseconds ("2025-01-26T18:30:00.000Z"); never throws. */
 export function isoMillis(ms: Millis): string {
@@ -83,12 +87,15 @@ export function isoMillis(ms: Millis): string {
   // Date keeps whole milliseconds, truncating towards zero (ECMA-262 TimeClip).
   const t = ms < WIRE_MIN_MS ? WIRE_MIN_MS : ms > WIRE_MAX_MS ? WIRE_MAX_MS : Math.trunc(ms);
   const second = Math.floor(t / 1000);
-  if (second !== lastSecond) {
-    // Every time in the wire's range has the 24-character form (four-digit year).
-    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-    lastSecond = second;
-  }
-  return lastPrefix + MS_TEXT[t - second * 1000];
+  const millis = MS_TEXT[t - second * 1000]!;
+  if (second === secondA) return prefixA + millis;
+  if (second === secondB) return prefixB + millis;
+  // The older slot gives way. Every time in the wire's range has the 24-character form.
+  secondB = secondA;
+  prefixB = prefixA;
+  secondA = second;
+  prefixA = new Date(second * 1000).toISOString().slice(0, 20);
+  return prefixA + millis;
 }
 
 /** Same, for nullable time stamps; NaN leaves as null. */
