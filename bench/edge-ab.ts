@@ -15,18 +15,14 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
 import { BENCH_ADMIN, benchAppEnv, type Server, spawnServer, THIS_CHECKOUT } from './lib/app-children.ts';
+import { arg, numArg, requiredArg } from './lib/args.ts';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-const beforeDir = arg('before');
-if (!beforeDir) {
-  console.error('usage: bench/edge-ab.ts --before <checkout> [--rounds 5] [--seconds 3] [--routes …]');
-  process.exit(2);
-}
-const ROUNDS = Number(arg('rounds') ?? 5);
-const SECONDS = Number(arg('seconds') ?? 3);
+const beforeDir = requiredArg(
+  'before',
+  'bench/edge-ab.ts --before <checkout> [--rounds 5] [--seconds 3] [--routes …]',
+);
+const ROUNDS = numArg('rounds', 5);
+const SECONDS = numArg('seconds', 3);
 const ROUTES = (arg('routes') ?? 'leagues,event,gmbe,parlay').split(',');
 const ADMIN = BENCH_ADMIN;
 const PARLAY = '/nbx/v1/parlay/request/unauthenticated';

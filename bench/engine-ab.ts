@@ -15,18 +15,11 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Exchange as After } from '../src/exchange/exchange.ts';
 import { CHUNK, Stream, type Stream as StreamT, setupCommands } from './engine.ts';
+import { arg, numArg, requiredArg } from './lib/args.ts';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-const beforeDir = arg('before');
-if (!beforeDir) {
-  console.error('usage: bench/engine-ab.ts --before <checkout> [--n 300000] [--runs 9]');
-  process.exit(2);
-}
-const N = Number(arg('n') ?? 300_000);
-const RUNS = Number(arg('runs') ?? 9);
+const beforeDir = requiredArg('before', 'bench/engine-ab.ts --before <checkout> [--n 300000] [--runs 9]');
+const N = numArg('n', 300_000);
+const RUNS = numArg('runs', 9);
 const gc = (globalThis as { gc?: () => void }).gc;
 const { Exchange: Before } = (await import(
   pathToFileURL(join(resolve(beforeDir), 'src/exchange/exchange.ts')).href

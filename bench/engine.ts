@@ -17,15 +17,12 @@ import { I_TIF, IW, OrderPool } from '../src/exchange/order-pool.ts';
 import { TICK_INDEX, TICKS } from '../src/exchange/ticks.ts';
 import type { Command, MarketSpec } from '../src/exchange/types.ts';
 import { rng } from '../test/helpers/prng.ts';
+import { numArg } from './lib/args.ts';
 
-function arg(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-}
-const N = arg('n', 1_000_000);
-const RUNS = arg('runs', 3);
-const BASELINE_N = arg('baseline', 50_000);
-const RESTING = arg('resting', 1_000_000);
+const N = numArg('n', 1_000_000);
+const RUNS = numArg('runs', 3);
+const BASELINE_N = numArg('baseline', 50_000);
+const RESTING = numArg('resting', 1_000_000);
 const MARKETS = 8;
 const ACCOUNTS = 1_000;
 /** Commands generated per batch between timed sections (see Stream for why 1,000). */

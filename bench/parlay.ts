@@ -20,11 +20,7 @@ import { priceParlay } from '../src/pricing/parlay.ts';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
 import { buildRealSlate, type RealGame } from '../test/pricing/real-exchange.ts';
 import { BENCH_ADMIN, benchAppEnv, type Server, spawnServer } from './lib/app-children.ts';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numArg } from './lib/args.ts';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -115,10 +111,10 @@ async function load(server: Server, path: string, sets: string[][], seconds: num
 // ---------------------------------------------------------------- parent
 
 async function main(): Promise<void> {
-  const seconds = arg('seconds', 1);
-  const runs = arg('runs', 5);
-  const httpSeconds = arg('http-seconds', 10);
-  const httpRuns = arg('http-runs', 3);
+  const seconds = numArg('seconds', 1);
+  const runs = numArg('runs', 5);
+  const httpSeconds = numArg('http-seconds', 10);
+  const httpRuns = numArg('http-runs', 3);
 
   // In-process.
   const { exchange, games } = buildRealSlate(4);
