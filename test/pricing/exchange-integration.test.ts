@@ -12,6 +12,25 @@ import { pricingParams } from '../../src/pricing/league-models.ts';
 import { priceParlay } from '../../src/pricing/parlay.ts';
 import { buildRealSlate, T0 } from './real-exchange.ts';
 
+type Slate = ReturnType<typeof buildRealSlate>;
+
+/** The maker bids 100 on the away moneyline 5 ticks above its best bid: the home leg gets cheaper. */
+function outbidAwayMoneyline(x: Slate['exchange'], g: Slate['games'][number], makerId: string, ts: number) {
+  const best = x.bestBid(g.outcomes.ML![1], 'CASH')!;
+  const r = x.apply({
+    type: 'PlaceOrder',
+    ts,
+    orderId: randomUUID(),
+    accountId: makerId,
+    outcomeId: g.outcomes.ML![1],
+    currency: 'CASH',
+    price: best.price + 5,
+    qty: 100,
+    tif: 'GTC',
+  });
+  assert.ok(r.ok);
+}
+
 describe('pricing from a real Exchange', () => {
   test('leg prices come from the engine’s books and the fit recovers the quoted model', () => {
     const { exchange: x, games } = buildRealSlate(2);
@@ -50,19 +69,7 @@ describe('pricing from a real Exchange', () => {
     const before = priceParlay(x, { outcomeIds: ids, currency: 'CASH' }, params);
     assert.ok(before.ok);
     // A better bid on the away moneyline makes the home side cheaper to buy.
-    const best = x.bestBid(g.outcomes.ML![1], 'CASH')!;
-    const r = x.apply({
-      type: 'PlaceOrder',
-      ts: T0 + 10_000_000,
-      orderId: randomUUID(),
-      accountId: makerId,
-      outcomeId: g.outcomes.ML![1],
-      currency: 'CASH',
-      price: best.price + 5,
-      qty: 100,
-      tif: 'GTC',
-    });
-    assert.ok(r.ok);
+    outbidAwayMoneyline(x, g, makerId, T0 + 10_000_000);
     const afterBid = priceParlay(x, { outcomeIds: ids, currency: 'CASH' }, params);
     assert.ok(afterBid.ok);
     assert.ok(afterBid.quote.price < before.quote.price);
@@ -164,19 +171,7 @@ describe('pricing from a real Exchange', () => {
     assert.deepEqual(restAgain, rest);
     assert.equal(first.price, fresh().priceText);
     // A dearer bid on the other moneyline side makes the home leg cheaper: the next quote follows.
-    const best = x.bestBid(g.outcomes.ML![1], 'CASH')!;
-    const r = x.apply({
-      type: 'PlaceOrder',
-      ts: T0 + 30_000_000,
-      orderId: randomUUID(),
-      accountId: makerId,
-      outcomeId: g.outcomes.ML![1],
-      currency: 'CASH',
-      price: best.price + 5,
-      qty: 100,
-      tif: 'GTC',
-    });
-    assert.ok(r.ok);
+    outbidAwayMoneyline(x, g, makerId, T0 + 30_000_000);
     const after = await quote();
     assert.equal(after.price, fresh().priceText);
     assert.ok(Number(after.price) < Number(first.price));
