@@ -6,9 +6,9 @@
 // appended while one sync runs starts its own at once (the kernel chains it behind the first)
 // instead of waiting for the first to return to this thread; batches appended while two run are
 // covered together by the next one. Syncs complete in the order they started, so the durable seq
-// only moves forward over syncs that have all returned. A failed sync is final (after a failed fsync the kernel may have dropped
-// the dirty pages, so retrying could report success for lost data): every waiting and later
-// append is rejected, and the sequencer stops.
+// only moves forward over syncs that have all returned. A failed sync is final (after a failed
+// fsync the kernel may have dropped the dirty pages, so retrying could report success for lost
+// data): every waiting and later append is rejected, and the sequencer stops.
 //
 // Recovery (open): every segment is read and every record's CRC and seq checked. At the first bad
 // record E: if some later valid record was written when E was already durable (its durable-seq
