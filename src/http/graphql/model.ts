@@ -144,7 +144,7 @@ export const TABLES: Record<TableName, Table> = {
       type: {
         type: 'String',
         get: (m: MarketRecord) => marketTypeName(m.type),
-        description: 'Wire name, as the REST routes ("Spread")',
+        description: 'Type code, as the REST routes ("SPREAD")',
       },
       description: str((m: MarketRecord) => m.description),
       status: str((m: MarketRecord) => m.status),
