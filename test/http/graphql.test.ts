@@ -351,7 +351,7 @@ describe('bad queries are GraphQL errors, never a 5xx', () => {
       '{ event { id ',
       '{ event { nope } }',
       '{ event(limit: "x") { id } }',
-      '{ event(where: {league: {_like: "N%"}}) { id } }',
+      '{ event(where: {league: {_nope: "N%"}}) { id } }',
       '{ event(order_by: {league: sideways}) { id } }',
       'mutation { event { id } }',
       '{ nope }',
