@@ -601,6 +601,44 @@ describe('every operator Hasura allows on each scalar', () => {
     assert.match(await gqlError('{ event(where: {description: {_like: "A\\\\"}}) { id } }'), /escape/);
   });
 
+  test('String: _regex _nregex _iregex _niregex (PostgreSQL ~, ~*) and _similar _nsimilar', async () => {
+    const cases: [string, (e: Ev) => boolean][] = [
+      ['{description: {_regex: "^A1[0-9] @"}}', (e) => /^A1[0-9] @/.test(e.description)],
+      ['{description: {_nregex: "^A1[0-9] @"}}', (e) => !/^A1[0-9] @/.test(e.description)],
+      ['{description: {_regex: "h1\\\\d$"}}', () => false],
+      ['{description: {_iregex: "h1\\\\d$"}}', (e) => /h1\d$/i.test(e.description)],
+      ['{description: {_niregex: "h1\\\\d$"}}', (e) => !/h1\d$/i.test(e.description)],
+      ['{description: {_regex: "(A2|A3)[0-9]? @ H"}}', (e) => /(A2|A3)[0-9]? @ H/.test(e.description)],
+      ['{description: {_regex: "^A[[:digit:]]{3} "}}', (e) => /^A\d{3} /.test(e.description)],
+      ['{description: {_similar: "A(1|2)% @ H%"}}', (e) => /^A(1|2).* @ H.*$/s.test(e.description)],
+      ['{description: {_nsimilar: "A(1|2)% @ H%"}}', (e) => !/^A(1|2).* @ H.*$/s.test(e.description)],
+      ['{description: {_similar: "Future _"}}', (e) => /^Future .$/.test(e.description)],
+    ];
+    for (const [where, pred] of cases) {
+      const want = expect(pred);
+      if (!where.includes('_regex: "h1')) discriminating(want, where);
+      assert.deepEqual(await ids(where), want, where);
+    }
+    // Patterns a linear-time engine cannot run, or that are not patterns, are errors naming why.
+    assert.match(
+      await gqlError('{ event(where: {description: {_regex: "(a)\\\\1"}}) { id } }'),
+      /backreference/,
+    );
+    assert.match(await gqlError('{ event(where: {description: {_regex: "(?=A)"}}) { id } }'), /lookaround/);
+    assert.match(await gqlError('{ event(where: {description: {_regex: "(A"}}) { id } }'), /unmatched/);
+    // A pattern that backtracks exponentially in JavaScript's RegExp answers at once here.
+    const t0 = performance.now();
+    assert.deepEqual(await ids('{description: {_regex: "^(A+)+$"}}'), []);
+    assert.ok(performance.now() - t0 < 2000);
+  });
+
+  test('regular-expression work per request is bounded: a costly filter is an error, not a stall', async () => {
+    // 990 optional dots keep hundreds of states alive per character of every outcome description.
+    const wide = `${'.?'.repeat(990)}zz`;
+    const msg = await gqlError(`{ outcome(where: {description: {_regex: "${wide}"}}) { id } }`);
+    assert.match(msg, /work one request may do/);
+  });
+
   test('Float on outcome last, available (CASH) and altLast, altAvailable (COIN); order_by on them', async () => {
     type O = {
       id: string;
@@ -718,7 +756,14 @@ describe('every operator Hasura allows on each scalar', () => {
         .sort();
     const ordered = ['_eq', '_gt', '_gte', '_in', '_is_null', '_lt', '_lte', '_neq', '_nin'];
     for (const t of ['uuid', 'timestamptz', 'Int', 'Float', 'Boolean']) assert.deepEqual(ops(t), ordered, t);
-    assert.deepEqual(ops('String'), [...ordered, '_ilike', '_like', '_nilike', '_nlike'].sort());
+    assert.deepEqual(
+      ops('String'),
+      [
+        ...ordered,
+        ...['_ilike', '_like', '_nilike', '_nlike'],
+        ...['_iregex', '_niregex', '_nregex', '_regex', '_nsimilar', '_similar'],
+      ].sort(),
+    );
     assert.deepEqual(ops('jsonb'), [
       '_contained_in',
       '_contains',

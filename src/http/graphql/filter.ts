@@ -3,12 +3,14 @@
 // when any of its rows does), `order_by`, `distinct_on`, `offset`, `limit`. Comparisons follow SQL,
 // which Hasura compiles to: a null column matches only `_is_null: true`, never `_eq`/`_neq`/`_in`/
 // `_nin`/`_gt`/`_like`…; strings compare by code point (the wire's ISO 8601 times, which every
-// `timestamptz` input is brought to, therefore in time order); `_like`/`_ilike` are SQL LIKE;
-// jsonb compares and contains as PostgreSQL's jsonb does.
+// `timestamptz` input is brought to, therefore in time order); `_like`/`_ilike` are SQL LIKE,
+// `_regex`/`_iregex`/`_similar` PostgreSQL's `~`, `~*` and SIMILAR TO on a linear-time engine
+// (regex.ts); jsonb compares and contains as PostgreSQL's jsonb does.
 
 import { GraphQLError } from 'graphql';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import { type ScalarType, TABLES, type TableName } from './model.ts';
+import { type RegexState, regexMatch } from './regex.ts';
 
 type Scalar = string | number | boolean | null;
 export type BoolExp = Record<string, unknown>;
@@ -111,7 +113,7 @@ function jsonHasKey(a: unknown, key: string): boolean {
   return typeof a === 'object' && a !== null && Object.hasOwn(a, key);
 }
 
-function compare(value: unknown, exp: Record<string, unknown>, type: ScalarType): boolean {
+function compare(value: unknown, exp: Record<string, unknown>, type: ScalarType, rx: RegexState): boolean {
   const v = (value === undefined ? null : value) as Scalar;
   const json = type === 'jsonb';
   for (const op of Object.keys(exp)) {
@@ -154,6 +156,14 @@ function compare(value: unknown, exp: Record<string, unknown>, type: ScalarType)
       case '_nilike':
         if (likeMatch(String(v), String(arg), op.endsWith('ilike')) === op.startsWith('_n')) return false;
         break;
+      case '_regex':
+      case '_nregex':
+      case '_iregex':
+      case '_niregex':
+      case '_similar':
+      case '_nsimilar':
+        if (regexMatch(rx, op, String(v), String(arg)) === op.startsWith('_n')) return false;
+        break;
       case '_contains':
         if (!jsonContains(v, arg)) return false;
         break;
@@ -177,27 +187,34 @@ function compare(value: unknown, exp: Record<string, unknown>, type: ScalarType)
 }
 
 /** Whether `row` of `table` satisfies the bool expression. */
-export function matches(table: TableName, row: unknown, where: BoolExp, r: ExchangeReader): boolean {
+export function matches(
+  table: TableName,
+  row: unknown,
+  where: BoolExp,
+  r: ExchangeReader,
+  rx: RegexState,
+): boolean {
   const t = TABLES[table];
   for (const key of Object.keys(where)) {
     const exp = where[key];
     if (exp === null || exp === undefined) continue;
     if (key === '_and') {
-      for (const e of exp as BoolExp[]) if (!matches(table, row, e, r)) return false;
+      for (const e of exp as BoolExp[]) if (!matches(table, row, e, r, rx)) return false;
     } else if (key === '_or') {
       const list = exp as BoolExp[];
-      if (list.length > 0 && !list.some((e) => matches(table, row, e, r))) return false;
+      if (list.length > 0 && !list.some((e) => matches(table, row, e, r, rx))) return false;
     } else if (key === '_not') {
-      if (matches(table, row, exp as BoolExp, r)) return false;
+      if (matches(table, row, exp as BoolExp, r, rx)) return false;
     } else if (t.columns[key] !== undefined) {
       const c = t.columns[key];
-      if (!compare(c.get(row, r, 'CASH'), exp as Record<string, unknown>, c.type)) return false;
+      if (!compare(c.get(row, r, 'CASH'), exp as Record<string, unknown>, c.type, rx)) return false;
     } else if (t.relations[key] !== undefined) {
       const rel = t.relations[key];
       const got = rel.get(row, r);
       if (rel.kind === 'object') {
-        if (got === undefined || got === null || !matches(rel.table, got, exp as BoolExp, r)) return false;
-      } else if (!(got as unknown[]).some((x) => matches(rel.table, x, exp as BoolExp, r))) return false;
+        if (got === undefined || got === null || !matches(rel.table, got, exp as BoolExp, r, rx))
+          return false;
+      } else if (!(got as unknown[]).some((x) => matches(rel.table, x, exp as BoolExp, r, rx))) return false;
     } else {
       throw new GraphQLError(`unknown field ${key} in ${table}_bool_exp`);
     }
@@ -215,10 +232,16 @@ const DIRECTIONS: Record<string, { desc: boolean; nullsFirst: boolean }> = {
 };
 
 /** Applies where, order_by, distinct_on, offset, limit, in Hasura's order. */
-export function select<T>(table: TableName, rows: readonly T[], args: ListArgs, r: ExchangeReader): T[] {
+export function select<T>(
+  table: TableName,
+  rows: readonly T[],
+  args: ListArgs,
+  r: ExchangeReader,
+  rx: RegexState,
+): T[] {
   const t = TABLES[table];
   let out: T[] = args.where
-    ? rows.filter((row) => matches(table, row, args.where as BoolExp, r))
+    ? rows.filter((row) => matches(table, row, args.where as BoolExp, r, rx))
     : rows.slice();
   const orderBy: [string, { desc: boolean; nullsFirst: boolean }][] = [];
   for (const o of args.order_by ? [args.order_by].flat() : []) {

@@ -23,12 +23,14 @@ import {
 import { tickToPrice } from '../../exchange/units.ts';
 import { isConsensusMarket, teamToWire } from '../wire/catalog.ts';
 import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from '../wire/names.ts';
+import type { RegexState } from './regex.ts';
 
 export type ScalarType = 'String' | 'Int' | 'Float' | 'Boolean' | 'jsonb' | 'uuid' | 'timestamptz';
 
-/** Per-request context: the state every resolver reads. */
+/** Per-request context: the state every resolver reads, and the request's regular expressions. */
 export interface GqlContext {
   reader: ExchangeReader;
+  regex: RegexState;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: rows of the six tables differ; each column knows its own.

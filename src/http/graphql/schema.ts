@@ -21,7 +21,19 @@ const ORDERED = ['_eq', '_neq', '_in', '_nin', '_gt', '_gte', '_lt', '_lte', '_i
 
 /** Hasura's operators per scalar (filter.ts evaluates each). */
 export const COMPARISON_OPERATORS: Readonly<Record<ScalarType, readonly string[]>> = {
-  String: [...ORDERED, '_like', '_nlike', '_ilike', '_nilike'],
+  String: [
+    ...ORDERED,
+    '_like',
+    '_nlike',
+    '_ilike',
+    '_nilike',
+    '_regex',
+    '_nregex',
+    '_iregex',
+    '_niregex',
+    '_similar',
+    '_nsimilar',
+  ],
   Int: ORDERED,
   Float: ORDERED,
   Boolean: ORDERED,
@@ -118,7 +130,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
   const root = schema.getQueryType()!;
   for (const table of ROOT_TABLES) {
     const resolve: Resolver = (_src, args, ctx) =>
-      select(table, rootRows(table, ctx.reader), args as ListArgs, ctx.reader);
+      select(table, rootRows(table, ctx.reader), args as ListArgs, ctx.reader, ctx.regex);
     field(root, table).resolve = resolve;
   }
   for (const [name, t] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
@@ -134,7 +146,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
         r.kind === 'object'
           ? (row, _args, ctx) => r.get(row, ctx.reader) ?? null
           : (row, args, ctx) =>
-              select(r.table, r.get(row, ctx.reader) as unknown[], args as ListArgs, ctx.reader);
+              select(r.table, r.get(row, ctx.reader) as unknown[], args as ListArgs, ctx.reader, ctx.regex);
       field(type, rel).resolve = resolve;
     }
   }
