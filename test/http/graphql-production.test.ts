@@ -1,4 +1,4 @@
-// /v1/graphql as the production schema has it (docs/graphql.md "Production parity"): the query
+// /v1/graphql as the production schema has it (docs/graphql.md "Schema (the production names)"): the query
 // texts public clients send to the production interface (variables typed `uuid`, `player` on
 // `market`, filters on outcome `last` and `available`, camelCase `originalQty`), every column the
 // production schema exposes to them with its real value or null, and every operator Hasura allows

@@ -1,4 +1,4 @@
-// Hasura's `uuid` and `timestamptz` scalars for /v1/graphql (docs/graphql.md "Scalars"). Clients of
+// Hasura's `uuid` and `timestamptz` scalars for /v1/graphql (docs/graphql.md "Scalars and filters"). Clients of
 // the production interface declare their variables with these types (`$eventId: uuid!`), which
 // must exist by name for their queries to validate. Inputs are checked and brought to the form the
 // columns carry, so the filters compare like PostgreSQL would: a uuid in lower case (PostgreSQL
