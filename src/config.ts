@@ -176,21 +176,21 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
 }
 
 /**
- * A comma-separated list of audience strings (any string an old client was built with, URL or
- * not), compared exactly; blank entries are skipped. Unset or empty: only `fallback`.
+ * The audiences the legacy token endpoint accepts: the server's own address (`own`), then a
+ * comma-separated list of further audience strings (any string an old client was built with, URL
+ * or not), compared exactly; blank entries are skipped. Unset or empty: only `own`.
  */
-function audienceList(env: Env, name: string, fallback: string): readonly string[] {
+function audienceList(env: Env, name: string, own: string): readonly string[] {
   const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return Object.freeze([fallback]);
-  const list = [
-    ...new Set(
-      raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    ),
-  ];
-  if (list.length === 0) throw new ConfigError(name, 'expected a comma-separated list of audiences');
+  if (raw === undefined || raw.trim() === '') return Object.freeze([own]);
+  const listed = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (listed.length === 0) throw new ConfigError(name, 'expected a comma-separated list of audiences');
+  // The server's own address always stays accepted: listing the production audience for old
+  // clients must not lock out the clients that send this server's address (docs/auth.md).
+  const list = [...new Set([own, ...listed])];
   if (list.length > 64) throw new ConfigError(name, `at most 64 audiences, got ${list.length}`);
   for (const a of list) {
     if (a.length > 512)

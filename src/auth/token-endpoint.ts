@@ -124,14 +124,37 @@ function checkGrant(p: Params): void {
   }
 }
 
-/** Step 4: the legacy host demanded the API's base URL as audience (production-api.md); an operator
- * may list the audience strings existing clients were built with (LEGACY_TOKEN_AUDIENCES,
- * docs/auth.md). Exact string match. The new endpoint ignores the field. */
+/** Accepted audiences named in an error; the list is bounded at start (64), this keeps the
+ * description short. */
+const NAMED_AUDIENCES = 8;
+
+/** An audience as error_description may carry it: RFC 6749 §5.2 allows printable ASCII without
+ * `"` and `\`, so anything else becomes `?`; quoted with `'`, at most 200 characters. */
+function quoteAudience(a: string): string {
+  return `'${a.slice(0, 200).replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?')}'`;
+}
+
+/** "accepted: 'a', 'b' (and 3 more)": the accepted audiences are public base addresses, so naming
+ * them tells a misconfigured client what to send instead of leaving it to guess. */
+function acceptedText(accepted: readonly string[]): string {
+  const named = accepted.slice(0, NAMED_AUDIENCES).map(quoteAudience);
+  const more = accepted.length - named.length;
+  return `accepted: ${named.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+/** Step 4: the legacy host demanded the API's base URL as audience; the server's own address
+ * (PUBLIC_BASE_URL) is always accepted and an operator may add the audience strings existing
+ * clients were built with (LEGACY_TOKEN_AUDIENCES, docs/auth.md). Exact string match. The new
+ * endpoint ignores the field. */
 function checkAudience(p: Params, legacy: boolean, accepted: readonly string[]): void {
-  if (legacy && (p.audience === undefined || !accepted.includes(p.audience))) {
+  if (!legacy) return;
+  if (p.audience === undefined) {
+    throw new OAuthError('access_denied', `audience is required on this endpoint; ${acceptedText(accepted)}`);
+  }
+  if (!accepted.includes(p.audience)) {
     throw new OAuthError(
       'access_denied',
-      p.audience === undefined ? 'audience is required on this endpoint' : 'Unknown audience',
+      `Unknown audience ${quoteAudience(p.audience)}; ${acceptedText(accepted)}`,
     );
   }
 }

@@ -18,6 +18,8 @@ import type { TeamSeed } from './types.ts';
 export interface LeagueInfo extends League {
   /** 'team' sports, or 'individual' ones where a Game is a head-to-head of two competitors. */
   kind: 'team' | 'individual';
+  /** The sport, upper case (FOOTBALL, BASKETBALL, …), as GraphQL's `game.sport` shows it. */
+  sport: string;
   /** IANA zone whose local clock the league's start times follow (schedule realism only). */
   timeZone: string;
   teams: readonly TeamSeed[];
@@ -28,6 +30,7 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'NFL',
     name: 'National Football League',
+    sport: 'FOOTBALL',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: NFL_TEAMS,
@@ -35,6 +38,7 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'NBA',
     name: 'National Basketball Association',
+    sport: 'BASKETBALL',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: NBA_TEAMS,
@@ -42,6 +46,7 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'MLB',
     name: 'Major League Baseball',
+    sport: 'BASEBALL',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: MLB_TEAMS,
@@ -49,6 +54,7 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'NHL',
     name: 'National Hockey League',
+    sport: 'HOCKEY',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: NHL_TEAMS,
@@ -56,6 +62,7 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'NCAAF',
     name: 'NCAA Division I Football',
+    sport: 'FOOTBALL',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: NCAAF_TEAMS,
@@ -63,20 +70,43 @@ export const LEAGUES: readonly LeagueInfo[] = [
   {
     code: 'NCAAB',
     name: "NCAA Division I Men's Basketball",
+    sport: 'BASKETBALL',
     kind: 'team',
     timeZone: 'America/New_York',
     teams: NCAAB_TEAMS,
   },
-  { code: 'MLS', name: 'Major League Soccer', kind: 'team', timeZone: 'America/New_York', teams: MLS_TEAMS },
-  { code: 'EPL', name: 'English Premier League', kind: 'team', timeZone: 'Europe/London', teams: EPL_TEAMS },
+  {
+    code: 'MLS',
+    name: 'Major League Soccer',
+    sport: 'SOCCER',
+    kind: 'team',
+    timeZone: 'America/New_York',
+    teams: MLS_TEAMS,
+  },
+  {
+    code: 'EPL',
+    name: 'English Premier League',
+    sport: 'SOCCER',
+    kind: 'team',
+    timeZone: 'Europe/London',
+    teams: EPL_TEAMS,
+  },
   {
     code: 'UFC',
     name: 'Ultimate Fighting Championship',
+    sport: 'MMA',
     kind: 'individual',
     timeZone: 'America/New_York',
     teams: UFC_FIGHTERS,
   },
-  { code: 'PGA', name: 'PGA Tour', kind: 'individual', timeZone: 'America/New_York', teams: PGA_GOLFERS },
+  {
+    code: 'PGA',
+    name: 'PGA Tour',
+    sport: 'GOLF',
+    kind: 'individual',
+    timeZone: 'America/New_York',
+    teams: PGA_GOLFERS,
+  },
 ];
 
 export const LEAGUE_CODES: readonly string[] = LEAGUES.map((l) => l.code);

@@ -379,47 +379,72 @@ describe('bad inputs get their RFC 6749 error, never a 5xx', () => {
     assert.equal(r.json().error, 'invalid_request');
   });
 
-  test('legacy: missing or wrong audience is 403 access_denied', async () => {
-    for (const audience of [undefined, 'https://api.example.com', `${srv.config.publicBaseUrl}/`]) {
+  test('legacy: missing or wrong audience is 403 access_denied naming the accepted audience', async () => {
+    const base = srv.config.publicBaseUrl;
+    for (const audience of [undefined, 'https://api.example.com', `${base}/`]) {
       const r = await json(LEGACY, { ...creds(), ...(audience === undefined ? {} : { audience }) });
       assert.equal(r.statusCode, 403, String(audience));
       assert.equal(r.json().error, 'access_denied');
+      assert.equal(
+        r.json().error_description,
+        audience === undefined
+          ? `audience is required on this endpoint; accepted: '${base}'`
+          : `Unknown audience '${audience}'; accepted: '${base}'`,
+      );
     }
+    // error_description stays within RFC 6749 §5.2's characters whatever the client sent.
+    const odd = await json(LEGACY, { ...creds(), audience: 'x"\\\né' });
+    assert.equal(odd.statusCode, 403);
+    assert.equal(odd.json().error_description, `Unknown audience 'x????'; accepted: '${base}'`);
+    assert.match(odd.json().error_description, /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/);
     const wrongType = await json(LEGACY, { ...creds(), audience: 42 });
     assert.equal(wrongType.statusCode, 400);
     assert.equal(wrongType.json().error, 'invalid_request');
   });
 
-  test('LEGACY_TOKEN_AUDIENCES: every listed audience is accepted, nothing else; tokens keep the API audience', async () => {
+  test('LEGACY_TOKEN_AUDIENCES adds to the own address: all accepted, nothing else; tokens keep the API audience', async () => {
     const listed = ['https://api.prod.example.com', 'legacy-emm-api'];
     const other = await startServer(store, { env: { LEGACY_TOKEN_AUDIENCES: ` ${listed.join(' , ')} ,` } });
     try {
-      assert.deepEqual(other.config.legacyTokenAudiences, listed);
+      const base = other.config.publicBaseUrl;
+      assert.deepEqual(other.config.legacyTokenAudiences, [base, ...listed]);
       const c = await other.auth.createClient({ name: 'legacy-aud', scopes: ['read:tape'] });
       const body = { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret };
-      for (const audience of listed) {
+      // Listing the production audience never locks out the server's own address.
+      for (const audience of [base, ...listed]) {
         const r = await other.app.inject({ method: 'POST', url: LEGACY, payload: { ...body, audience } });
         assertTokenResponse(r, 'read:tape');
         // The token is for this API whatever the client asked: aud is the API's, not the request's.
         const claims = JSON.parse(Buffer.from(r.json().access_token.split('.')[1], 'base64url').toString());
-        assert.ok([claims.aud].flat().includes(other.config.publicBaseUrl));
-        assert.ok(![claims.aud].flat().includes(audience));
+        assert.ok([claims.aud].flat().includes(base));
+        if (audience !== base) assert.ok(![claims.aud].flat().includes(audience));
       }
-      // The list replaces the default: the base URL is only accepted when listed.
-      for (const audience of [other.config.publicBaseUrl, 'legacy-emm-api/', 'LEGACY-EMM-API']) {
+      // Exact match; the refusal names every accepted audience, the own address first.
+      for (const audience of [`${base}/`, 'legacy-emm-api/', 'LEGACY-EMM-API']) {
         const r = await other.app.inject({ method: 'POST', url: LEGACY, payload: { ...body, audience } });
         assert.equal(r.statusCode, 403, audience);
         assert.equal(r.json().error, 'access_denied');
+        assert.equal(
+          r.json().error_description,
+          `Unknown audience '${audience}'; accepted: '${base}', 'https://api.prod.example.com', 'legacy-emm-api'`,
+        );
       }
     } finally {
       await other.close();
     }
   });
 
-  test('LEGACY_TOKEN_AUDIENCES: default is the public base URL; a blank list is refused at start', () => {
+  test('LEGACY_TOKEN_AUDIENCES: default is the public base URL, a list adds to it; a blank list is refused at start', () => {
     assert.deepEqual(testConfig({ PUBLIC_BASE_URL: 'https://x.example/' }).legacyTokenAudiences, [
       'https://x.example',
     ]);
+    assert.deepEqual(
+      testConfig({
+        PUBLIC_BASE_URL: 'https://x.example/',
+        LEGACY_TOKEN_AUDIENCES: 'https://api.prod.example, https://x.example',
+      }).legacyTokenAudiences,
+      ['https://x.example', 'https://api.prod.example'],
+    );
     assert.throws(() => testConfig({ LEGACY_TOKEN_AUDIENCES: ' , ,' }), /LEGACY_TOKEN_AUDIENCES/);
   });
 

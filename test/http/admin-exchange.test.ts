@@ -182,8 +182,8 @@ describe('catalog', () => {
     assert.deepEqual(
       created.markets.map((m) => [m.type, m.strike]),
       [
-        ['Moneyline', null],
-        ['Total', 51.5],
+        ['MONEY', null],
+        ['TOTAL', 51.5],
       ],
     );
     const pub = await h.app.inject({

@@ -219,10 +219,10 @@ describe('markets carry their event', () => {
     assert.deepEqual(
       created.markets.map((m) => [m.type, m.isConsensus]),
       [
-        ['Moneyline', true],
-        ['Spread', true],
-        ['Spread', false],
-        ['Total', true],
+        ['MONEY', true],
+        ['SPREAD', true],
+        ['SPREAD', false],
+        ['TOTAL', true],
       ],
     );
     const one = await h.app.inject({ url: `/nbx/v2/emm/markets/${s2!.id}`, headers: TAPE });
@@ -292,17 +292,17 @@ describe('markets carry their event', () => {
     const [fm] = m as unknown as WireMarket[];
     assert.equal(fm!.event.type, 'Future');
     assert.equal('game' in fm!.event, false);
-    assert.equal(fm!.type, 'Yes/No');
+    assert.equal(fm!.type, 'YES_NO');
     assert.equal(fm!.isConsensus, true);
   });
 
-  test('marketType filters accept the code and the name in any case; the wire says the name', async () => {
+  test('marketType filters accept the code and the name in any case; the wire says the code', async () => {
     const want = json<WireMarket[]>(
-      await h.app.inject({ url: '/nbx/v2/emm/markets/open?marketType=Moneyline', headers: TAPE }),
+      await h.app.inject({ url: '/nbx/v2/emm/markets/open?marketType=MONEY', headers: TAPE }),
     );
     assert.ok(want.length > 0);
-    assert.ok(want.every((x) => x.type === 'Moneyline'));
-    for (const v of ['MONEY', 'money', 'moneyline', 'MONEYLINE', 'MoneyLine']) {
+    assert.ok(want.every((x) => x.type === 'MONEY'));
+    for (const v of ['Moneyline', 'money', 'moneyline', 'MONEYLINE', 'MoneyLine', 'Money']) {
       const got = json<WireMarket[]>(
         await h.app.inject({ url: `/nbx/v2/emm/markets/open?marketType=${v}`, headers: TAPE }),
       );

@@ -191,7 +191,7 @@ describe('production documentation queries equal the REST answers', () => {
       assert.equal(e.game, null);
       assert.deepEqual(
         e.markets.map((m) => m.type),
-        ['Yes/No'],
+        ['YES_NO'],
       );
     }
   });
@@ -284,9 +284,9 @@ describe('where, order_by, limit, offset, distinct_on', () => {
       viaGame,
       all.filter((e) => e.game_id !== null && gameIds.has(e.game_id)).map((e) => e.id),
     );
-    // Events having a Yes/No market = the futures.
+    // Events having a YES_NO market = the futures.
     assert.deepEqual(
-      await ids('{ event(where: {markets: {type: {_eq: "Yes/No"}}}) { id } }'),
+      await ids('{ event(where: {markets: {type: {_eq: "YES_NO"}}}) { id } }'),
       await ids('{ event(where: {type: {_eq: "Future"}}) { id } }'),
     );
     // Outcomes of NBA markets through outcome → market → event.
@@ -351,7 +351,7 @@ describe('bad queries are GraphQL errors, never a 5xx', () => {
       '{ event { id ',
       '{ event { nope } }',
       '{ event(limit: "x") { id } }',
-      '{ event(where: {league: {_like: "N%"}}) { id } }',
+      '{ event(where: {league: {_nope: "N%"}}) { id } }',
       '{ event(order_by: {league: sideways}) { id } }',
       'mutation { event { id } }',
       '{ nope }',

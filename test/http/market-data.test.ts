@@ -207,9 +207,9 @@ describe('markets of an event', () => {
     assert.deepEqual(
       body.map((m) => [m.id, m.type]),
       [
-        [marketId(0, 'MONEY'), 'Moneyline'],
-        [marketId(0, 'SPREAD'), 'Spread'],
-        [marketId(0, 'TOTAL'), 'Total'],
+        [marketId(0, 'MONEY'), 'MONEY'],
+        [marketId(0, 'SPREAD'), 'SPREAD'],
+        [marketId(0, 'TOTAL'), 'TOTAL'],
       ],
     );
     const money = body[0]!;
@@ -349,7 +349,7 @@ describe('markets without book', () => {
     );
     assert.deepEqual(spreadsNfl, spreadsNflCode);
     assert.equal(spreadsNfl.length, GAME_COUNT / 5);
-    for (const m of spreadsNfl) assert.equal(m.type, 'Spread');
+    for (const m of spreadsNfl) assert.equal(m.type, 'SPREAD');
     assertError(await get('/nbx/v2/emm/markets/open?marketType=Cricket'), 400, 'VALIDATION_FAILED');
   });
 });

@@ -14,7 +14,7 @@ import {
 import { orderedLeagueCodes } from '../../src/http/routes/metadata.ts';
 import {
   isoMillis,
-  MARKET_TYPE_NAMES,
+  MARKET_TYPE_LABELS,
   marketTypeName,
   outcomeTypeName,
   parseMarketType,
@@ -25,14 +25,17 @@ import { fillToWire, orderToWire } from '../../src/http/wire/trading.ts';
 import { makeHarness, TAPE } from './harness.ts';
 
 describe('wire names', () => {
-  test('market types: one table, names on the wire, filters take both', () => {
-    assert.equal(marketTypeName('SPREAD'), 'Spread');
-    assert.equal(marketTypeName('MONEY'), 'Moneyline');
-    assert.equal(new Set(Object.values(MARKET_TYPE_NAMES)).size, MARKET_TYPES.length);
+  test('market types: codes on the wire, one table of human names, filters take both', () => {
+    assert.equal(marketTypeName('SPREAD'), 'SPREAD');
+    assert.equal(marketTypeName('MONEY'), 'MONEY');
+    assert.equal(marketTypeName('MONEY_1H'), 'MONEY_1H');
+    assert.equal(new Set(Object.values(MARKET_TYPE_LABELS)).size, MARKET_TYPES.length);
     for (const code of MARKET_TYPES) {
+      assert.equal(marketTypeName(code), code);
       assert.equal(parseMarketType(code), code);
-      assert.equal(parseMarketType(marketTypeName(code)), code);
-      assert.equal(parseMarketType(marketTypeName(code).toUpperCase()), code);
+      assert.equal(parseMarketType(code.toLowerCase()), code);
+      assert.equal(parseMarketType(MARKET_TYPE_LABELS[code]), code);
+      assert.equal(parseMarketType(MARKET_TYPE_LABELS[code].toUpperCase()), code);
     }
     assert.equal(parseMarketType('Cricket'), undefined);
   });

@@ -132,7 +132,7 @@ describe('pricing from a real Exchange', () => {
     assert.equal(offer.currency, 'COIN');
     assert.equal(offer.legs[0].outcome.market.event.game.id, g.gameId);
     assert.equal(offer.legs[1].outcome.market.event.game.id, g.gameId);
-    assert.equal(offer.legs[1].outcome.market.type, 'Total');
+    assert.equal(offer.legs[1].outcome.market.type, 'TOTAL');
     const tt = await app.inject({
       method: 'POST',
       url: PARLAY_PATH,

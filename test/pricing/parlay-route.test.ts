@@ -130,7 +130,7 @@ describe('parlay route: success wire format', () => {
     assert.equal(res.statusCode, 201, res.body);
     // The market object is the one every route shows: a future's embedded event has no game.
     assert.equal('game' in res.json()[0].legs[0].outcome.market.event, false);
-    assert.equal(res.json()[0].legs[0].outcome.market.type, 'Yes/No');
+    assert.equal(res.json()[0].legs[0].outcome.market.type, 'YES_NO');
     assert.equal(res.json()[0].legs[0].price, '0.15000');
   });
 });

@@ -52,7 +52,7 @@ describe('AsyncAPI document', () => {
         created_at: '2026-01-01T00:00:00.000Z',
       },
       fills: [],
-      market: { id, description: 'x', status: 'OPEN', type: 'Total', strike: 40.5, volume: 0 },
+      market: { id, description: 'x', status: 'OPEN', type: 'TOTAL', strike: 40.5, volume: 0 },
       seq: 3,
       journalSeq: 17,
       part: 1,

@@ -92,7 +92,7 @@ describe('/tape', () => {
     assert.equal(t1.order.status, 'RESTING');
     assert.deepEqual(t1.fills, []);
     assert.equal(t1.market.id, m.id);
-    assert.equal(t1.market.type, 'Total');
+    assert.equal(t1.market.type, 'TOTAL');
     assert.equal(t1.market.strike, 40.5);
     assert.equal(t1.market.volume, 0);
     // The REST book at this point carries the same seq.

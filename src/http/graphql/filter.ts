@@ -2,11 +2,15 @@
 // `_and`/`_or`/`_not`, relations: an object relation matches when its row does, an array relation
 // when any of its rows does), `order_by`, `distinct_on`, `offset`, `limit`. Comparisons follow SQL,
 // which Hasura compiles to: a null column matches only `_is_null: true`, never `_eq`/`_neq`/`_in`/
-// `_nin`/`_gt`…; strings compare by code point (ISO 8601 times therefore in time order).
+// `_nin`/`_gt`/`_like`…; strings compare by code point (the wire's ISO 8601 times, which every
+// `timestamptz` input is brought to, therefore in time order); `_like`/`_ilike` are SQL LIKE,
+// `_regex`/`_iregex`/`_similar` PostgreSQL's `~`, `~*` and SIMILAR TO on a linear-time engine
+// (regex.ts); jsonb compares and contains as PostgreSQL's jsonb does.
 
 import { GraphQLError } from 'graphql';
 import type { ExchangeReader } from '../../exchange/reader.ts';
-import { TABLES, type TableName } from './model.ts';
+import { type ScalarType, TABLES, type TableName } from './model.ts';
+import { type RegexState, regexMatch } from './regex.ts';
 
 type Scalar = string | number | boolean | null;
 export type BoolExp = Record<string, unknown>;
@@ -25,11 +29,97 @@ function cmp(a: Scalar, b: Scalar): number {
   return (a as string | number) < (b as string | number) ? -1 : 1;
 }
 
-function compare(value: unknown, exp: Record<string, unknown>): boolean {
+/** A pattern of SQL LIKE as tokens: a code point to match, `_` (any one) or `%` (any run). */
+type LikeToken = string | typeof ONE | typeof ANY;
+const ONE = Symbol('_');
+const ANY = Symbol('%');
+
+function likeTokens(pattern: string, caseless: boolean): LikeToken[] {
+  const out: LikeToken[] = [];
+  const chars = Array.from(caseless ? pattern.toLowerCase() : pattern);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '\\') {
+      // PostgreSQL's default escape character: the next character stands for itself.
+      if (i + 1 === chars.length) throw new GraphQLError('LIKE pattern must not end with escape character');
+      out.push(chars[++i]!);
+    } else out.push(c === '%' ? ANY : c === '_' ? ONE : c);
+  }
+  return out;
+}
+
+/**
+ * SQL LIKE over the whole value (ILIKE with `caseless`). Greedy, going back only to the last `%`
+ * seen, so a match costs at most value length × pattern length steps whatever the pattern (a
+ * regular expression built from a client's pattern could backtrack exponentially).
+ */
+export function likeMatch(value: string, pattern: string, caseless: boolean): boolean {
+  const v = Array.from(caseless ? value.toLowerCase() : value);
+  const p = likeTokens(pattern, caseless);
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (i < v.length) {
+    const tok = p[j];
+    if (j < p.length && (tok === ONE || tok === v[i])) {
+      i++;
+      j++;
+    } else if (tok === ANY) {
+      star = j++;
+      mark = i;
+    } else if (star !== -1) {
+      j = star + 1;
+      i = ++mark;
+    } else return false;
+  }
+  while (p[j] === ANY) j++;
+  return j === p.length;
+}
+
+/** jsonb equality: objects equal whatever their key order (PostgreSQL keeps jsonb keys unordered). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const y = b as unknown[];
+    return a.length === y.length && a.every((x, i) => jsonEqual(x, y[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const kx = Object.keys(x);
+  return kx.length === Object.keys(y).length && kx.every((k) => k in y && jsonEqual(x[k], y[k]));
+}
+
+/** PostgreSQL's jsonb `a @> b`: every member of b is in a, recursively; an array contains a
+ * primitive it has as an element. */
+function jsonContains(a: unknown, b: unknown): boolean {
+  if (Array.isArray(b)) {
+    return Array.isArray(a) && b.every((y) => a.some((x) => jsonContains(x, y)));
+  }
+  if (typeof b === 'object' && b !== null) {
+    if (typeof a !== 'object' || a === null || Array.isArray(a)) return false;
+    const x = a as Record<string, unknown>;
+    return Object.entries(b).every(([k, y]) => k in x && jsonContains(x[k], y));
+  }
+  if (Array.isArray(a)) return a.some((x) => jsonEqual(x, b));
+  return jsonEqual(a, b);
+}
+
+/** PostgreSQL's jsonb `?`: a top-level key of an object, or a string element of an array. */
+function jsonHasKey(a: unknown, key: string): boolean {
+  if (Array.isArray(a)) return a.includes(key);
+  return typeof a === 'object' && a !== null && Object.hasOwn(a, key);
+}
+
+function compare(value: unknown, exp: Record<string, unknown>, type: ScalarType, rx: RegexState): boolean {
   const v = (value === undefined ? null : value) as Scalar;
+  const json = type === 'jsonb';
   for (const op of Object.keys(exp)) {
     const arg = exp[op];
     if (op === '_is_null') {
+      if (arg === null || arg === undefined) continue;
       if ((v === null) !== arg) return false;
       continue;
     }
@@ -37,16 +127,16 @@ function compare(value: unknown, exp: Record<string, unknown>): boolean {
     if (v === null) return false;
     switch (op) {
       case '_eq':
-        if (v !== arg) return false;
+        if (json ? !jsonEqual(v, arg) : v !== arg) return false;
         break;
       case '_neq':
-        if (v === arg) return false;
+        if (json ? jsonEqual(v, arg) : v === arg) return false;
         break;
       case '_in':
-        if (!(arg as Scalar[]).includes(v)) return false;
+        if (!(arg as Scalar[]).some((x) => (json ? jsonEqual(v, x) : v === x))) return false;
         break;
       case '_nin':
-        if ((arg as Scalar[]).includes(v)) return false;
+        if ((arg as Scalar[]).some((x) => (json ? jsonEqual(v, x) : v === x))) return false;
         break;
       case '_gt':
         if (!(cmp(v, arg as Scalar) > 0)) return false;
@@ -60,6 +150,35 @@ function compare(value: unknown, exp: Record<string, unknown>): boolean {
       case '_lte':
         if (!(cmp(v, arg as Scalar) <= 0)) return false;
         break;
+      case '_like':
+      case '_nlike':
+      case '_ilike':
+      case '_nilike':
+        if (likeMatch(String(v), String(arg), op.endsWith('ilike')) === op.startsWith('_n')) return false;
+        break;
+      case '_regex':
+      case '_nregex':
+      case '_iregex':
+      case '_niregex':
+      case '_similar':
+      case '_nsimilar':
+        if (regexMatch(rx, op, String(v), String(arg)) === op.startsWith('_n')) return false;
+        break;
+      case '_contains':
+        if (!jsonContains(v, arg)) return false;
+        break;
+      case '_contained_in':
+        if (!jsonContains(arg, v)) return false;
+        break;
+      case '_has_key':
+        if (!jsonHasKey(v, arg as string)) return false;
+        break;
+      case '_has_keys_all':
+        if (!(arg as string[]).every((k) => jsonHasKey(v, k))) return false;
+        break;
+      case '_has_keys_any':
+        if (!(arg as string[]).some((k) => jsonHasKey(v, k))) return false;
+        break;
       default:
         throw new GraphQLError(`unknown comparison operator ${op}`);
     }
@@ -68,26 +187,34 @@ function compare(value: unknown, exp: Record<string, unknown>): boolean {
 }
 
 /** Whether `row` of `table` satisfies the bool expression. */
-export function matches(table: TableName, row: unknown, where: BoolExp, r: ExchangeReader): boolean {
+export function matches(
+  table: TableName,
+  row: unknown,
+  where: BoolExp,
+  r: ExchangeReader,
+  rx: RegexState,
+): boolean {
   const t = TABLES[table];
   for (const key of Object.keys(where)) {
     const exp = where[key];
     if (exp === null || exp === undefined) continue;
     if (key === '_and') {
-      for (const e of exp as BoolExp[]) if (!matches(table, row, e, r)) return false;
+      for (const e of exp as BoolExp[]) if (!matches(table, row, e, r, rx)) return false;
     } else if (key === '_or') {
       const list = exp as BoolExp[];
-      if (list.length > 0 && !list.some((e) => matches(table, row, e, r))) return false;
+      if (list.length > 0 && !list.some((e) => matches(table, row, e, r, rx))) return false;
     } else if (key === '_not') {
-      if (matches(table, row, exp as BoolExp, r)) return false;
+      if (matches(table, row, exp as BoolExp, r, rx)) return false;
     } else if (t.columns[key] !== undefined) {
-      if (!compare(t.columns[key].get(row, r, 'CASH'), exp as Record<string, unknown>)) return false;
+      const c = t.columns[key];
+      if (!compare(c.get(row, r, 'CASH'), exp as Record<string, unknown>, c.type, rx)) return false;
     } else if (t.relations[key] !== undefined) {
       const rel = t.relations[key];
       const got = rel.get(row, r);
       if (rel.kind === 'object') {
-        if (got === undefined || got === null || !matches(rel.table, got, exp as BoolExp, r)) return false;
-      } else if (!(got as unknown[]).some((x) => matches(rel.table, x, exp as BoolExp, r))) return false;
+        if (got === undefined || got === null || !matches(rel.table, got, exp as BoolExp, r, rx))
+          return false;
+      } else if (!(got as unknown[]).some((x) => matches(rel.table, x, exp as BoolExp, r, rx))) return false;
     } else {
       throw new GraphQLError(`unknown field ${key} in ${table}_bool_exp`);
     }
@@ -105,10 +232,16 @@ const DIRECTIONS: Record<string, { desc: boolean; nullsFirst: boolean }> = {
 };
 
 /** Applies where, order_by, distinct_on, offset, limit, in Hasura's order. */
-export function select<T>(table: TableName, rows: readonly T[], args: ListArgs, r: ExchangeReader): T[] {
+export function select<T>(
+  table: TableName,
+  rows: readonly T[],
+  args: ListArgs,
+  r: ExchangeReader,
+  rx: RegexState,
+): T[] {
   const t = TABLES[table];
   let out: T[] = args.where
-    ? rows.filter((row) => matches(table, row, args.where as BoolExp, r))
+    ? rows.filter((row) => matches(table, row, args.where as BoolExp, r, rx))
     : rows.slice();
   const orderBy: [string, { desc: boolean; nullsFirst: boolean }][] = [];
   for (const o of args.order_by ? [args.order_by].flat() : []) {

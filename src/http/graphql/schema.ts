@@ -1,8 +1,9 @@
 // The GraphQL schema of /v1/graphql, derived from the table model (model.ts) in Hasura's naming
-// (docs/graphql.md): one object type per table with snake_case columns, `<table>_bool_exp`,
-// `<table>_order_by`, `<table>_select_column`, `<Scalar>_comparison_exp` and the `order_by` enum;
-// root fields `event`, `game`, `market`, `outcome` under `query_root`. Resolvers are attached to
-// the built schema's fields, so the SDL and the resolvers cannot disagree.
+// (docs/graphql.md): one object type per table with the production column names, `<table>_bool_exp`,
+// `<table>_order_by`, `<table>_select_column`, `<scalar>_comparison_exp` with the operators Hasura
+// gives each scalar, the `uuid`, `timestamptz` and `jsonb` scalars and the `order_by` enum; root
+// fields `event`, `game`, `market`, `outcome` under `query_root`. Resolvers are attached to the
+// built schema's fields, so the SDL and the resolvers cannot disagree.
 
 import {
   buildSchema,
@@ -14,8 +15,52 @@ import {
 import type { Currency } from '../../exchange/types.ts';
 import { type ListArgs, select } from './filter.ts';
 import { type GqlContext, ROOT_TABLES, rootRows, type ScalarType, TABLES, type TableName } from './model.ts';
+import { attachScalars } from './scalars.ts';
 
-const COMPARABLE: ScalarType[] = ['String', 'Int', 'Float', 'Boolean'];
+const ORDERED = ['_eq', '_neq', '_in', '_nin', '_gt', '_gte', '_lt', '_lte', '_is_null'] as const;
+
+/** Hasura's operators per scalar (filter.ts evaluates each). */
+export const COMPARISON_OPERATORS: Readonly<Record<ScalarType, readonly string[]>> = {
+  String: [
+    ...ORDERED,
+    '_like',
+    '_nlike',
+    '_ilike',
+    '_nilike',
+    '_regex',
+    '_nregex',
+    '_iregex',
+    '_niregex',
+    '_similar',
+    '_nsimilar',
+  ],
+  Int: ORDERED,
+  Float: ORDERED,
+  Boolean: ORDERED,
+  uuid: ORDERED,
+  timestamptz: ORDERED,
+  jsonb: [
+    '_eq',
+    '_neq',
+    '_in',
+    '_nin',
+    '_is_null',
+    '_contains',
+    '_contained_in',
+    '_has_key',
+    '_has_keys_all',
+    '_has_keys_any',
+  ],
+};
+
+/** The GraphQL type of an operator's operand. */
+function operandType(scalar: ScalarType, op: string): string {
+  if (op === '_is_null') return 'Boolean';
+  if (op === '_in' || op === '_nin') return `[${scalar}!]`;
+  if (op === '_has_key') return 'String';
+  if (op === '_has_keys_all' || op === '_has_keys_any') return '[String!]';
+  return scalar;
+}
 
 function listArgs(table: TableName): string {
   return (
@@ -30,14 +75,13 @@ const doc = (s: string | undefined) => (s ? `  """${s.replace(/"/g, "'")}"""\n` 
 export function schemaSdl(): string {
   const parts: string[] = [
     'scalar jsonb',
+    '"""A UUID (RFC 9562), any case on input"""\nscalar uuid',
+    '"""A time: RFC 3339 on input (no zone is UTC), ISO 8601 UTC with milliseconds on output"""\nscalar timestamptz',
     'enum currency { CASH COIN }',
     'enum order_by { asc asc_nulls_first asc_nulls_last desc desc_nulls_first desc_nulls_last }',
   ];
-  for (const s of COMPARABLE) {
-    parts.push(
-      `input ${s}_comparison_exp { _eq: ${s} _neq: ${s} _in: [${s}!] _nin: [${s}!] _gt: ${s} _gte: ${s} ` +
-        `_lt: ${s} _lte: ${s} _is_null: Boolean }`,
-    );
+  for (const [s, ops] of Object.entries(COMPARISON_OPERATORS) as [ScalarType, readonly string[]][]) {
+    parts.push(`input ${s}_comparison_exp { ${ops.map((op) => `${op}: ${operandType(s, op)}`).join(' ')} }`);
   }
   for (const [name, t] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
     const fields: string[] = [];
@@ -47,8 +91,11 @@ export function schemaSdl(): string {
     for (const [col, c] of Object.entries(t.columns)) {
       const args = c.byCurrency ? '(currency: currency = CASH)' : '';
       fields.push(`${doc(c.description)}  ${col}${args}: ${c.type}`);
-      if (c.byCurrency || c.type === 'jsonb') continue;
+      // Columns taking a currency filter and order by their default (CASH), as Hasura does with a
+      // computed field's default argument.
       exp.push(`${col}: ${c.type}_comparison_exp`);
+      // jsonb filters only: PostgreSQL's jsonb order is not one a client can rely on.
+      if (c.type === 'jsonb') continue;
       order.push(`${col}: order_by`);
       selectable.push(col);
     }
@@ -79,10 +126,11 @@ function field(type: GraphQLObjectType, name: string): GraphQLField<unknown, Gql
 /** The executable schema: the SDL with a resolver on every field. */
 export function buildGraphqlSchema(): GraphQLSchema {
   const schema = buildSchema(schemaSdl());
+  attachScalars(schema);
   const root = schema.getQueryType()!;
   for (const table of ROOT_TABLES) {
     const resolve: Resolver = (_src, args, ctx) =>
-      select(table, rootRows(table, ctx.reader), args as ListArgs, ctx.reader);
+      select(table, rootRows(table, ctx.reader), args as ListArgs, ctx.reader, ctx.regex);
     field(root, table).resolve = resolve;
   }
   for (const [name, t] of Object.entries(TABLES) as [TableName, (typeof TABLES)[TableName]][]) {
@@ -98,7 +146,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
         r.kind === 'object'
           ? (row, _args, ctx) => r.get(row, ctx.reader) ?? null
           : (row, args, ctx) =>
-              select(r.table, r.get(row, ctx.reader) as unknown[], args as ListArgs, ctx.reader);
+              select(r.table, r.get(row, ctx.reader) as unknown[], args as ListArgs, ctx.reader, ctx.regex);
       field(type, rel).resolve = resolve;
     }
   }

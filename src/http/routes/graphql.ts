@@ -9,6 +9,7 @@ import mercurius from 'mercurius';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import { costLimitRule } from '../graphql/limits.ts';
 import type { GqlContext } from '../graphql/model.ts';
+import { newRegexState } from '../graphql/regex.ts';
 import { buildGraphqlSchema } from '../graphql/schema.ts';
 import { JSON_TYPE, LruCache } from '../response-cache.ts';
 
@@ -116,6 +117,6 @@ export default async function graphqlRoutes(app: FastifyInstance, opts: GraphqlR
     queryDepth: MAX_DEPTH,
     validationRules: [costLimitRule(MAX_COST)],
     allowBatchedQueries: false,
-    context: (): GqlContext => ({ reader: opts.reader() }),
+    context: (): GqlContext => ({ reader: opts.reader(), regex: newRegexState() }),
   });
 }

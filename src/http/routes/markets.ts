@@ -106,7 +106,7 @@ const openMarketsQuery = {
     marketType: {
       type: 'string',
       maxLength: 32,
-      description: `One of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+      description: `A code or a human name, any case: ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
     },
     currency: currencyOptional.properties.currency,
   },
@@ -278,7 +278,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         tags: ['markets'],
         summary: 'Open markets',
         description:
-          'Markets with status OPEN, without books, in event listing order. marketType accepts the wire name ("Spread") or the code ("SPREAD").',
+          'Markets with status OPEN, without books, in event listing order. marketType accepts the code ("SPREAD", as every market\'s `type` carries it) or the human name ("Spread"), in any case.',
         security: bearer,
         querystring: openMarketsQuery,
         response: {
@@ -295,7 +295,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       let type: ReturnType<typeof parseMarketType>;
       if (q.marketType !== undefined) {
         type = parseMarketType(q.marketType);
-        // Wire name or code, any case (docs/http.md): a match the schema cannot state as an enum.
+        // Code or human name, any case (docs/http.md): a match the schema cannot state as an enum.
         if (!type) {
           const path = 'querystring/marketType';
           const message = `must be one of ${MARKET_TYPE_FILTER_VALUES.join(', ')}`;

@@ -84,7 +84,7 @@ const tokenBodySchema = (legacy: boolean) => ({
     audience: {
       type: 'string',
       description: legacy
-        ? 'Required: one of LEGACY_TOKEN_AUDIENCES (default the public API base URL)'
+        ? "Required: the server's public base URL (PUBLIC_BASE_URL) or one of LEGACY_TOKEN_AUDIENCES; a refusal names the accepted values"
         : 'Ignored on this endpoint',
     },
   },

@@ -187,7 +187,7 @@ function validationDecline(err: FastifyError): DeclineDetailLike {
 
 /**
  * The nested `outcome` object of a leg: the outcome's id and description and its whole market as
- * every other route shows it (marketToWire: type name from the one table in wire/names.ts, the
+ * every other route shows it (marketToWire: the type's code, as on every route, the
  * embedded event with its game), so `legs[].outcome.market.event.game.id` is where clients look for
  * same-game legs (reference/production-api.md "Parlay price").
  */

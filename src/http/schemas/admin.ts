@@ -74,7 +74,7 @@ export const marketBodySchema = {
     type: {
       type: 'string',
       maxLength: 32,
-      description: `Code or wire name, any case: ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
+      description: `Code or human name, any case: ${MARKET_TYPE_FILTER_VALUES.join(', ')}`,
     },
     strike: { type: ['number', 'null'] },
     description: text(200),

@@ -6,9 +6,9 @@ import {
   EVENT_TYPES,
   GAME_STATUSES,
   MARKET_STATUSES,
+  MARKET_TYPES,
   OUTCOME_STATUSES,
 } from '../../exchange/types.ts';
-import { MARKET_TYPE_NAMES } from '../wire/names.ts';
 import { currency, isoTime, nullableIsoTime, qtyMcu, uuid } from './common.ts';
 
 export const teamSchema = {
@@ -135,8 +135,8 @@ const marketProperties = {
   id: uuid,
   type: {
     type: 'string',
-    enum: Object.values(MARKET_TYPE_NAMES),
-    description: 'Market type name (SPEC.md example style: "Spread")',
+    enum: [...MARKET_TYPES],
+    description: 'Market type code, as the production API sends it ("SPREAD", "TOTAL", "MONEY", …)',
   },
   description: { type: 'string' },
   status: { type: 'string', enum: [...MARKET_STATUSES] },

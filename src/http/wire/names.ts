@@ -1,12 +1,16 @@
-// Wire names of the domain's codes (DESIGN.md §2 codes → SPEC.md §2 wire values). SPEC.md wins on
-// the wire: its Market example shows `type: "Spread"`, so market types leave as display names and
-// every filter accepts both the name and the upper-case code. Time stamps leave as ISO 8601 UTC
-// with milliseconds (SPEC.md §2 Event.scheduledStart).
+// Wire values of the domain's codes (docs/http.md "Market types on the wire"). A market type leaves
+// as its upper-case code (`MONEY`, `SPREAD`, `TOTAL`, …): every client of the production API
+// compares against those codes, and a human name such as "Moneyline" on the wire made those
+// markets vanish from them. Filters accept the code or the human name in any case. Time stamps
+// leave as ISO 8601 UTC with milliseconds.
 
 import { MARKET_TYPES, type MarketType, type Millis } from '../../exchange/types.ts';
 
-/** The one table of market type code → wire name. */
-export const MARKET_TYPE_NAMES: Readonly<Record<MarketType, string>> = Object.freeze({
+/**
+ * The one table of human names, for people (filters accept them; displays show them). Never sent
+ * as a market's `type`.
+ */
+export const MARKET_TYPE_LABELS: Readonly<Record<MarketType, string>> = Object.freeze({
   MONEY: 'Moneyline',
   SPREAD: 'Spread',
   TOTAL: 'Total',
@@ -17,30 +21,31 @@ export const MARKET_TYPE_NAMES: Readonly<Record<MarketType, string>> = Object.fr
   YES_NO: 'Yes/No',
 });
 
+/** A market type as every wire object carries it (REST, stream, GraphQL, parlay legs): its code. */
 export function marketTypeName(code: MarketType): string {
-  return MARKET_TYPE_NAMES[code];
+  return code;
 }
 
 const BY_NAME = new Map<string, MarketType>();
 for (const code of MARKET_TYPES) {
   BY_NAME.set(code.toLowerCase(), code);
-  BY_NAME.set(MARKET_TYPE_NAMES[code].toLowerCase(), code);
+  BY_NAME.set(MARKET_TYPE_LABELS[code].toLowerCase(), code);
 }
 
-/** Every value a `marketType` filter accepts: codes and names (matched case-insensitively). */
+/** Every value a `marketType` filter accepts: codes and human names (matched case-insensitively). */
 export const MARKET_TYPE_FILTER_VALUES: readonly string[] = [
   ...MARKET_TYPES,
-  ...MARKET_TYPES.map(marketTypeName),
+  ...MARKET_TYPES.map((code) => MARKET_TYPE_LABELS[code]),
 ];
 
-/** A filter value (code or wire name, any case) → the code, or undefined. */
+/** A filter value (code or human name, any case) → the code, or undefined. */
 export function parseMarketType(value: string): MarketType | undefined {
   return BY_NAME.get(value.trim().toLowerCase());
 }
 
 /**
  * Outcome `type` on the wire: what side of the market the outcome is. Index 0 is home/over/yes,
- * index 1 away/under/no (DESIGN.md §2).
+ * index 1 away/under/no.
  */
 export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
   switch (market) {
