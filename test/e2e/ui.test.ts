@@ -134,6 +134,67 @@ describe('browser UI', { skip: missing }, () => {
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
   });
 
+  test('a book frame changes the ladder with no REST read of the book', async () => {
+    await page.waitForFunction(
+      () => /WebSocket/.test(document.querySelector('.conn')?.textContent ?? ''),
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
+    // From here every REST read of a book is refused, so a change can only come from the stream.
+    const bookReads: string[] = [];
+    const isBookRead = (u: string) => /getMarketsByEvent|\/emm\/book\//.test(u);
+    await page.route(isBookRead, (route) => {
+      bookReads.push(route.request().url());
+      return route.abort();
+    });
+    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const token = tok.body.access_token as string;
+    const outcomeId = await firstMarket().locator('.outcome').first().getAttribute('data-outcome');
+    const rows = await ladder(0);
+    const best = Math.round(Number(rows.find((r) => r[0] === 'Bid')![1]) * 1000);
+    const shown = ((best + 5) / 1000).toFixed(3);
+    const seqBefore = Number(await firstMarket().locator('[data-seq]').innerText());
+    const placed = await httpCall(srv.url, 'POST', '/nbx/v2/emm/orders/place', token, {
+      outcomeId,
+      price: Number(shown),
+      qty: 123,
+      currency: 'CASH',
+      tif: 'GTC',
+    });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const hasBid = (p: string) =>
+      Array.from(
+        document
+          .querySelectorAll('article.market')[0]!
+          .querySelectorAll('.outcome')[0]!
+          .querySelectorAll('tr.bid'),
+      ).some((tr) => tr.querySelectorAll('td')[1]?.textContent === p);
+    await page.waitForFunction(hasBid, shown, { timeout: 3000 });
+    assert.ok(Number(await firstMarket().locator('[data-seq]').innerText()) > seqBefore, 'seq advanced');
+    const cancelled = await httpCall(srv.url, 'DELETE', `/nbx/v2/emm/orders/${placed.body.id}`, token);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    await page.waitForFunction(
+      (p) =>
+        !Array.from(
+          document
+            .querySelectorAll('article.market')[0]!
+            .querySelectorAll('.outcome')[0]!
+            .querySelectorAll('tr.bid'),
+        ).some((tr) => tr.querySelectorAll('td')[1]?.textContent === p),
+      shown,
+      { timeout: 3000 },
+    );
+    await page.unroute(isBookRead);
+    // The page's periodic safety read may fall into this window; a read per tick would be two.
+    assert.ok(bookReads.length <= 1, `book reads while streaming: ${JSON.stringify(bookReads)}`);
+  });
+
   test('sign in with a client created through the admin API', async () => {
     await page.fill('input[name=client_id]', client.clientId);
     await page.fill('input[name=client_secret]', client.clientSecret);
