@@ -90,7 +90,7 @@ describe('browser UI', { skip: missing }, () => {
     // Local time shown, UTC on hover.
     assert.match((await firstRow.locator('time').getAttribute('title')) ?? '', /UTC$/);
     // Filtering like the REST listing: one league only.
-    await page.selectOption('select >> nth=0', 'NBA');
+    await page.selectOption('main select >> nth=0', 'NBA');
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('table.events tbody tr td:nth-child(2)')).every(
         (td) => td.textContent === 'NBA',
@@ -221,7 +221,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /^Trade / })
       .click();
-    await page.selectOption('select[name=price]', shown);
+    await page.fill('input[name=price]', shown);
     await page.fill('input[name=qty]', '777');
     await page.selectOption('select[name=tif]', 'GTC');
     // Watch the ladder from inside the page, so the time is the page's own: from the order's HTTP
@@ -288,7 +288,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /^Trade / })
       .click();
-    await page.selectOption('select[name=price]', bestAsk);
+    await page.fill('input[name=price]', bestAsk);
     await page.fill('input[name=qty]', '300');
     await page.selectOption('select[name=tif]', 'IOC');
     await page.click('button:has-text("Place order")');
@@ -357,6 +357,58 @@ describe('browser UI', { skip: missing }, () => {
     await shot(page, 'parlay-declined');
     const v = serious(await axe(page));
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+  });
+
+  test('the price steps along the tick table and the cost is the order typed', async () => {
+    await firstMarket()
+      .locator('.outcome')
+      .first()
+      .getByRole('button', { name: /^Trade / })
+      .click();
+    const input = page.locator('input[name=price]');
+    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const ticks = (await httpCall(srv.url, 'GET', '/nbx/v2/emm/ticks', tok.body.access_token as string))
+      .body as number[];
+    assert.ok(Array.isArray(ticks) && ticks.length > 100, JSON.stringify(ticks));
+    // A price between two ticks snaps to the nearer one when the field is left.
+    const i = ticks.findIndex((k) => k >= 0.5);
+    const lo = ticks[i]!;
+    const hi = ticks[i + 1]!;
+    await input.fill(String(lo + (hi - lo) * 0.3));
+    await page.fill('input[name=qty]', '2000');
+    await input.blur();
+    assert.equal(await input.inputValue(), lo.toFixed(3));
+    // Arrow keys move one tick.
+    await input.focus();
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await input.inputValue(), hi.toFixed(3));
+    await page.getByRole('button', { name: 'One tick lower' }).click();
+    assert.equal(await input.inputValue(), lo.toFixed(3));
+    // 2,000 cents of payout at lo costs lo × 20 Cash, to the cent.
+    const hint = await page.locator('#price-hint').innerText();
+    assert.match(hint, new RegExp(`Costs ${(lo * 20).toFixed(2).replace('.', '\\.')} Cash`));
+    // Escape closes the ticket.
+    await input.press('Escape');
+    assert.equal(await input.count(), 0);
+  });
+
+  test('odds as probability, American or decimal, remembered', async () => {
+    const cell = () =>
+      firstMarket().locator('.outcome').first().locator('tr.bid td:nth-child(2)').first().innerText();
+    const prob = Number(await cell());
+    await page.selectOption('select[name=odds]', 'american');
+    assert.match(await cell(), /^[+−]\d+$/);
+    await page.reload();
+    await firstMarket().waitFor();
+    assert.equal(await page.locator('select[name=odds]').inputValue(), 'american');
+    await page.selectOption('select[name=odds]', 'decimal');
+    assert.equal(await cell(), (1 / prob).toFixed(2));
+    await page.selectOption('select[name=odds]', 'probability');
+    assert.equal(Number(await cell()), prob);
   });
 
   test('phone and laptop widths: no sideways scrolling', async () => {

@@ -3,7 +3,10 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { EventList } from './event-list.tsx';
 import { EventPage } from './event-page.tsx';
+import { ODDS_MODES, type OddsMode } from './format.ts';
 import { ParlaySlip } from './parlay.tsx';
+import { oddsMode } from './state.ts';
+import { useStore } from './store.ts';
 import { Trading } from './trading.tsx';
 import './style.css';
 
@@ -15,6 +18,22 @@ function useRoute(): string {
     return () => removeEventListener('hashchange', on);
   }, []);
   return hash;
+}
+
+function OddsSwitch() {
+  const mode = useStore(oddsMode);
+  return (
+    <label class="odds-switch">
+      Prices as{' '}
+      <select value={mode} onChange={(e) => oddsMode.set(e.currentTarget.value as OddsMode)} name="odds">
+        {ODDS_MODES.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 function App() {
@@ -39,6 +58,7 @@ function App() {
           <a href="#/">Events</a>
           <a href="/docs">API reference</a>
         </nav>
+        <OddsSwitch />
       </header>
       <div class="layout">
         <main id="content" tabIndex={-1}>
