@@ -30,6 +30,7 @@ const UNIT = [
   'test/pricing/parlay.test.ts',
   'test/property/',
   'test/runtime/ids.test.ts',
+  'test/ui/',
 ];
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');

@@ -76,12 +76,102 @@ describe('browser UI', { skip: missing }, () => {
         rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())),
       );
 
-  test('/ redirects to /ui/, which lists events with status and start time', async () => {
+  test('/ redirects to /ui/, the board: games with their three lines, league tabs, search', async () => {
     const r = await fetch(`${srv.url}/`, { redirect: 'manual' });
     assert.equal(r.status, 302);
     assert.equal(r.headers.get('location'), '/ui/');
     await page.goto(`${srv.url}/`);
     assert.ok(page.url().endsWith('/ui/'), page.url());
+    const rows = page.locator('table.board tbody tr');
+    await rows.first().waitFor();
+    assert.ok((await rows.count()) > 5, `games listed: ${await rows.count()}`);
+    // The first game's moneyline shows a price to buy each side.
+    const money = rows.first().locator('td[data-kind=MONEY] .px[data-price]');
+    await money.nth(1).waitFor({ timeout: 10_000 });
+    for (const i of [0, 1]) assert.match(await money.nth(i).innerText(), /^0\.\d{3}$/);
+    // Live games first; an upcoming one shows its start in local time, UTC on hover.
+    assert.match(
+      (await page.locator('table.board tbody tr:not(.live) time').first().getAttribute('title')) ?? '',
+      /UTC$/,
+    );
+    // League tabs.
+    await page.getByRole('button', { name: 'NBA', exact: true }).click();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('table.board tbody tr .league')).every(
+        (td) => td.textContent === 'NBA',
+      ),
+    );
+    // Search by team.
+    const team = (await rows.first().locator('.teams span').first().innerText()).trim();
+    await page.fill('input[name=board-search]', team.split(' ').at(-1)!);
+    await page.waitForFunction(
+      (t) =>
+        Array.from(document.querySelectorAll('table.board tbody tr .teams')).every((a) =>
+          (a.textContent ?? '').includes(t),
+        ),
+      team.split(' ').at(-1)!,
+    );
+    await shot(page, 'board-search');
+    await page.fill('input[name=board-search]', '');
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    const v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+  });
+
+  test('a board price moves with the stream and flashes', async () => {
+    await page.locator('.conn.c-stream').waitFor({ timeout: 10_000 });
+    const row = page.locator('table.board tbody tr').first();
+    const eventId = (await row.getAttribute('data-event'))!;
+    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const token = tok.body.access_token as string;
+    const markets = (
+      await httpCall(srv.url, 'GET', `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`, token)
+    ).body as {
+      type: string;
+      outcomes: { id: string }[];
+      book: { bids: { price: number }[]; asks: { price: number }[] };
+    }[];
+    const money = markets.find((m) => /^money(line)?$/i.test(m.type))!;
+    // Outcome 0's price to buy is 1 − the best bid on outcome 1: a better bid there lowers it.
+    const bestBid1 = Math.round((1 - money.book.asks[0]!.price) * 1000);
+    const ask1 = Math.round((1 - money.book.bids[0]!.price) * 1000);
+    assert.ok(ask1 - bestBid1 >= 10, `room inside the spread: ${bestBid1}–${ask1}`);
+    const bid = bestBid1 + 5;
+    const placed = await httpCall(srv.url, 'POST', '/nbx/v2/emm/orders/place', token, {
+      outcomeId: money.outcomes[1]!.id,
+      price: bid / 1000,
+      qty: 100,
+      currency: 'CASH',
+      tif: 'GTC',
+    });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const want = ((1000 - bid) / 1000).toFixed(3);
+    const first = row.locator('td[data-kind=MONEY] .px').first();
+    await page.waitForFunction(
+      (p) => {
+        const el = document.querySelector('table.board tbody tr td[data-kind=MONEY] .px');
+        return el?.textContent === p && el.classList.contains('flash-down');
+      },
+      want,
+      { timeout: 5000 },
+    );
+    assert.equal(await first.innerText(), want);
+    await shot(page, 'board-flash');
+    const cancelled = await httpCall(srv.url, 'DELETE', `/nbx/v2/emm/orders/${placed.body.id}`, token);
+    assert.equal(cancelled.status, 200);
+    await page.waitForFunction(
+      (p) => document.querySelector('table.board tbody tr td[data-kind=MONEY] .px')?.textContent !== p,
+      want,
+      { timeout: 5000 },
+    );
+  });
+
+  test('the events table lists events with status and start time', async () => {
+    await page.goto(`${srv.url}/ui/#/events`);
     await page.locator('table.events tbody tr').first().waitFor();
     const rows = await page.locator('table.events tbody tr').count();
     assert.ok(rows > 5, `events listed: ${rows}`);
@@ -90,7 +180,7 @@ describe('browser UI', { skip: missing }, () => {
     // Local time shown, UTC on hover.
     assert.match((await firstRow.locator('time').getAttribute('title')) ?? '', /UTC$/);
     // Filtering like the REST listing: one league only.
-    await page.selectOption('select >> nth=0', 'NBA');
+    await page.selectOption('main select >> nth=0', 'NBA');
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('table.events tbody tr td:nth-child(2)')).every(
         (td) => td.textContent === 'NBA',
@@ -134,6 +224,67 @@ describe('browser UI', { skip: missing }, () => {
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
   });
 
+  test('a book frame changes the ladder with no REST read of the book', async () => {
+    await page.waitForFunction(
+      () => /WebSocket/.test(document.querySelector('.conn')?.textContent ?? ''),
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
+    // From here every REST read of a book is refused, so a change can only come from the stream.
+    const bookReads: string[] = [];
+    const isBookRead = (u: string) => /getMarketsByEvent|\/emm\/book\//.test(u);
+    await page.route(isBookRead, (route) => {
+      bookReads.push(route.request().url());
+      return route.abort();
+    });
+    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const token = tok.body.access_token as string;
+    const outcomeId = await firstMarket().locator('.outcome').first().getAttribute('data-outcome');
+    const rows = await ladder(0);
+    const best = Math.round(Number(rows.find((r) => r[0] === 'Bid')![1]) * 1000);
+    const shown = ((best + 5) / 1000).toFixed(3);
+    const seqBefore = Number(await firstMarket().locator('[data-seq]').innerText());
+    const placed = await httpCall(srv.url, 'POST', '/nbx/v2/emm/orders/place', token, {
+      outcomeId,
+      price: Number(shown),
+      qty: 123,
+      currency: 'CASH',
+      tif: 'GTC',
+    });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    const hasBid = (p: string) =>
+      Array.from(
+        document
+          .querySelectorAll('article.market')[0]!
+          .querySelectorAll('.outcome')[0]!
+          .querySelectorAll('tr.bid'),
+      ).some((tr) => tr.querySelectorAll('td')[1]?.textContent === p);
+    await page.waitForFunction(hasBid, shown, { timeout: 3000 });
+    assert.ok(Number(await firstMarket().locator('[data-seq]').innerText()) > seqBefore, 'seq advanced');
+    const cancelled = await httpCall(srv.url, 'DELETE', `/nbx/v2/emm/orders/${placed.body.id}`, token);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    await page.waitForFunction(
+      (p) =>
+        !Array.from(
+          document
+            .querySelectorAll('article.market')[0]!
+            .querySelectorAll('.outcome')[0]!
+            .querySelectorAll('tr.bid'),
+        ).some((tr) => tr.querySelectorAll('td')[1]?.textContent === p),
+      shown,
+      { timeout: 3000 },
+    );
+    await page.unroute(isBookRead);
+    // The page's periodic safety read may fall into this window; a read per tick would be two.
+    assert.ok(bookReads.length <= 1, `book reads while streaming: ${JSON.stringify(bookReads)}`);
+  });
+
   test('sign in with a client created through the admin API', async () => {
     await page.fill('input[name=client_id]', client.clientId);
     await page.fill('input[name=client_secret]', client.clientSecret);
@@ -160,7 +311,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /^Trade / })
       .click();
-    await page.selectOption('select[name=price]', shown);
+    await page.fill('input[name=price]', shown);
     await page.fill('input[name=qty]', '777');
     await page.selectOption('select[name=tif]', 'GTC');
     // Watch the ladder from inside the page, so the time is the page's own: from the order's HTTP
@@ -227,7 +378,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /^Trade / })
       .click();
-    await page.selectOption('select[name=price]', bestAsk);
+    await page.fill('input[name=price]', bestAsk);
     await page.fill('input[name=qty]', '300');
     await page.selectOption('select[name=tif]', 'IOC');
     await page.click('button:has-text("Place order")');
@@ -267,7 +418,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /Parlay/ })
       .click();
-    await page.goto(`${srv.url}/ui/#/`);
+    await page.goto(`${srv.url}/ui/#/events`);
     await page.locator('table.events tbody a').nth(1).click();
     await firstMarket().waitFor();
     await firstMarket()
@@ -298,6 +449,58 @@ describe('browser UI', { skip: missing }, () => {
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
   });
 
+  test('the price steps along the tick table and the cost is the order typed', async () => {
+    await firstMarket()
+      .locator('.outcome')
+      .first()
+      .getByRole('button', { name: /^Trade / })
+      .click();
+    const input = page.locator('input[name=price]');
+    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const ticks = (await httpCall(srv.url, 'GET', '/nbx/v2/emm/ticks', tok.body.access_token as string))
+      .body as number[];
+    assert.ok(Array.isArray(ticks) && ticks.length > 100, JSON.stringify(ticks));
+    // A price between two ticks snaps to the nearer one when the field is left.
+    const i = ticks.findIndex((k) => k >= 0.5);
+    const lo = ticks[i]!;
+    const hi = ticks[i + 1]!;
+    await input.fill(String(lo + (hi - lo) * 0.3));
+    await page.fill('input[name=qty]', '2000');
+    await input.blur();
+    assert.equal(await input.inputValue(), lo.toFixed(3));
+    // Arrow keys move one tick.
+    await input.focus();
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await input.inputValue(), hi.toFixed(3));
+    await page.getByRole('button', { name: 'One tick lower' }).click();
+    assert.equal(await input.inputValue(), lo.toFixed(3));
+    // 2,000 cents of payout at lo costs lo × 20 Cash, to the cent.
+    const hint = await page.locator('#price-hint').innerText();
+    assert.match(hint, new RegExp(`Costs ${(lo * 20).toFixed(2).replace('.', '\\.')} Cash`));
+    // Escape closes the ticket.
+    await input.press('Escape');
+    assert.equal(await input.count(), 0);
+  });
+
+  test('odds as probability, American or decimal, remembered', async () => {
+    const cell = () =>
+      firstMarket().locator('.outcome').first().locator('tr.bid td:nth-child(2)').first().innerText();
+    const prob = Number(await cell());
+    await page.selectOption('select[name=odds]', 'american');
+    assert.match(await cell(), /^[+−]\d+$/);
+    await page.reload();
+    await firstMarket().waitFor();
+    assert.equal(await page.locator('select[name=odds]').inputValue(), 'american');
+    await page.selectOption('select[name=odds]', 'decimal');
+    assert.equal(await cell(), (1 / prob).toFixed(2));
+    await page.selectOption('select[name=odds]', 'probability');
+    assert.equal(Number(await cell()), prob);
+  });
+
   test('phone and laptop widths: no sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);
@@ -313,7 +516,7 @@ describe('browser UI', { skip: missing }, () => {
 
   test('every control is reachable from the keyboard', async () => {
     await page.goto(`${srv.url}/ui/#/`);
-    await page.locator('table.events tbody a').first().waitFor();
+    await page.locator('table.board tbody a').first().waitFor();
     // The first stop in document order is the skip link; a new page puts focus on its heading, so
     // the next Tab goes into the page's own controls.
     assert.equal(
@@ -324,7 +527,7 @@ describe('browser UI', { skip: missing }, () => {
     // Tab to the first event link and open it with Enter.
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
-      if (await page.evaluate(() => document.activeElement?.closest('table.events') !== null)) break;
+      if (await page.evaluate(() => document.activeElement?.closest('table.board') !== null)) break;
     }
     await page.keyboard.press('Enter');
     await firstMarket().waitFor();

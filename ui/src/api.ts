@@ -157,6 +157,23 @@ export async function getMarketData<T>(path: string): Promise<Conditional<T>> {
   return { body: body as T, changed: true };
 }
 
+/** A market-data read sent as a POST (getMarketsByEvents, GraphQL): never cached. */
+export async function postMarketData<T>(path: string, body: unknown): Promise<T> {
+  const token = await marketDataToken();
+  const r = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+    cache: 'no-store',
+  });
+  const json = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    if (r.status === 401) (trader ? trader.holder : viewer).forget();
+    throw new ApiError(r.status, json as ApiErrorBody);
+  }
+  return json as T;
+}
+
 /** An authenticated call for the signed-in trader (account reads, orders). */
 export async function traderCall<T>(method: string, path: string, body?: unknown): Promise<T> {
   const token = await traderToken();

@@ -1,25 +1,14 @@
 // Depth chart of one market (outcome 0's view) with TradingView Lightweight Charts' price-based
-// horizontal scale (createOptionsChart). Loaded on demand, so the first page load stays inside the
+// horizontal scale (createOptionsChart), on a true price axis (depth-data.ts). Loaded on demand, so the first page load stays inside the
 // JavaScript budget (docs/ui.md). The library's own attribution logo injects a <style> element,
 // which the page's CSP (style-src 'self') refuses; its licence allows the attribution to be a
 // visible link on the page instead, so the caption below and the page footer carry it.
 import { useEffect, useRef } from 'preact/hooks';
 import type { BookWire } from './api.ts';
+import { depthSeries } from './depth-data.ts';
 
 type Lib = typeof import('lightweight-charts');
 let lib: Promise<Lib> | undefined;
-
-/** Cumulative quantity away from the touch, ascending by price as the chart wants. */
-function curves(book: BookWire) {
-  const cumulative = (levels: BookWire['bids']) => {
-    let sum = 0;
-    return levels.map((l) => {
-      sum += l.qty;
-      return { time: l.price, value: sum };
-    });
-  };
-  return { bids: cumulative(book.bids).reverse(), asks: cumulative(book.asks) };
-}
 
 export function DepthChart({ book, title }: { book: BookWire; title: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -62,7 +51,7 @@ export function DepthChart({ book, title }: { book: BookWire; title: string }) {
       });
       chart.current = {
         setData(b) {
-          const d = curves(b);
+          const d = depthSeries(b.bids, b.asks);
           bids.setData(d.bids);
           asks.setData(d.asks);
           c.timeScale().fitContent();

@@ -4,9 +4,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EventWire, LocksWire, MarketWire } from './api.ts';
 import { DepthChart } from './depth-chart.tsx';
 import { type Activity, type ConnState, EventFeed, type Trade } from './feed.ts';
-import { age, clock, price, qty, STATUS_WORDS, when } from './format.ts';
+import { age, clock, odds, price, qty, STATUS_WORDS, when } from './format.ts';
 import { ladderFor, padded } from './ladder.ts';
-import { ownAction, slip, ticket, toggleLeg } from './state.ts';
+import { oddsMode, ownAction, slip, ticket, toggleLeg } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
 const TAPE_MAX = 50;
@@ -152,6 +152,7 @@ function MarketCard({
   onChart: () => void;
 }) {
   const legs = useStore(slip);
+  const mode = useStore(oddsMode);
   const asOf = Date.parse(m.book.asOf);
   const asOfUtc = when(m.book.asOf).utc;
   return (
@@ -187,7 +188,10 @@ function MarketCard({
           return (
             <div class="outcome" key={o.id} data-outcome={o.id}>
               <h3>
-                {o.description} <span class="last">last {price(o.last)}</span>
+                {o.description}{' '}
+                <span class="last" title={o.last === null ? undefined : `probability ${price(o.last)}`}>
+                  last {odds(o.last, mode)}
+                </span>
               </h3>
               <table class="ladder">
                 <caption class="sr-only">
@@ -216,7 +220,9 @@ function MarketCard({
                         }
                       >
                         <td>{lv ? 'Offer' : ''}</td>
-                        <td class="num">{lv ? price(lv.price) : ''}</td>
+                        <td class="num" title={lv && mode !== 'probability' ? price(lv.price) : undefined}>
+                          {lv ? odds(lv.price, mode) : ''}
+                        </td>
                         <td class="num">{lv ? qty(lv.qty) : ''}</td>
                       </tr>
                     ))}
@@ -227,7 +233,9 @@ function MarketCard({
                       onClick={lv ? () => ticket.set({ outcomeId: o.id, label, price: lv.price }) : undefined}
                     >
                       <td>{lv ? 'Bid' : ''}</td>
-                      <td class="num">{lv ? price(lv.price) : ''}</td>
+                      <td class="num" title={lv && mode !== 'probability' ? price(lv.price) : undefined}>
+                        {lv ? odds(lv.price, mode) : ''}
+                      </td>
                       <td class="num">{lv ? qty(lv.qty) : ''}</td>
                     </tr>
                   ))}

@@ -4,22 +4,27 @@
 //   a body), the event and the locks every 2 s; trades are inferred from volume changes between
 //   answers (several fills between two polls print as one line);
 // - stream: the WebSocket GET /tape (token as the `access_token` query parameter, since a browser
-//   cannot set headers on an upgrade), one subscription per market; every book tick triggers an
-//   immediate conditional refetch of the books (so the REST book and its `seq` stay the single
-//   truth), and the ticks' taker fills print on the tape exactly; the `lifecycle` channel reports
-//   market and event status changes; `resync_required` resubscribes and refetches.
+//   cannot set headers on an upgrade), one subscription per market. Each subscription starts with
+//   the book's snapshot; its ticks are applied to that book in the page (book-delta.ts), and a book
+//   is read again over REST only when a tick is missing (a seq gap); `resync_required` subscribes
+//   again, which brings a fresh snapshot. The ticks' taker fills print on the tape exactly; the
+//   `lifecycle` channel reports market and event status changes. While the stream is up the REST
+//   polls only back it up (every 30 s for books, 10 s for the event and locks), so a live page
+//   costs a few requests a minute however fast the book moves.
 //
 // The stream is tried first; if the upgrade fails or the socket drops, the feed falls back to
 // polling at once and tries the stream again after 30 s. The state shown is the one in use.
 
 import {
   ApiError,
+  type BookWire,
   type EventWire,
   getMarketData,
   type LocksWire,
   type MarketWire,
   marketDataToken,
 } from './api.ts';
+import { BookSync, isTick } from './book-delta.ts';
 import { learn } from './names.ts';
 
 export type ConnState = 'connecting' | 'stream' | 'polling' | 'error';
@@ -53,7 +58,8 @@ export interface FeedListener {
 const BOOK_POLL_MS = 500;
 const SLOW_POLL_MS = 2000;
 const STREAM_RETRY_MS = 30_000;
-const STREAM_SAFETY_POLL_MS = 5000;
+const STREAM_SAFETY_POLL_MS = 30_000;
+const STREAM_SLOW_POLL_MS = 10_000;
 
 let keySeq = 0;
 const key = () => String(++keySeq);
@@ -70,13 +76,23 @@ export class EventFeed {
   private inflight = 0;
   private requested = 0;
   private applied = 0;
+  /** The books as the page shows them, kept current from the stream's ticks. */
+  private readonly sync: BookSync;
+  /** The markets in the order of the REST answer, each with its latest book. */
+  private shown: MarketWire[] = [];
+  /** Books being read again after a gap (one request per book at a time). */
+  private readonly fetching = new Set<string>();
+  /** REST requests made, for the page's own accounting and the browser test. */
+  requests = 0;
 
   constructor(
     private readonly eventId: string,
     private readonly currency: string,
     private readonly l: FeedListener,
     private readonly useStream = true,
-  ) {}
+  ) {
+    this.sync = new BookSync(currency);
+  }
 
   start(): void {
     this.l.state('connecting', 'loading');
@@ -114,7 +130,7 @@ export class EventFeed {
   }
 
   private loopSlow(): void {
-    this.later(SLOW_POLL_MS, () => {
+    this.later(this.streaming ? STREAM_SLOW_POLL_MS : SLOW_POLL_MS, () => {
       if (document.visibilityState !== 'hidden') void this.refreshSlow();
       this.loopSlow();
     });
@@ -132,13 +148,15 @@ export class EventFeed {
     return (async () => {
       try {
         const path = `/nbx/v2/emm/events/getMarketsByEvent/${this.eventId}?currency=${this.currency}`;
+        this.requests++;
         const r = await getMarketData<MarketWire[]>(path);
         if (this.stopped || gen < this.applied) return;
         this.applied = gen;
         if (!this.streaming) this.l.state('polling', `every ${BOOK_POLL_MS} ms`);
         if (r.changed) this.diff(r.body);
+        this.merge(r.body);
         this.subscribeAll();
-        this.l.markets(r.body, Date.now());
+        this.l.markets(this.shown, Date.now());
       } catch (err) {
         if (!this.stopped) this.l.state('error', err instanceof Error ? err.message : String(err));
       } finally {
@@ -149,6 +167,7 @@ export class EventFeed {
 
   private async refreshSlow(): Promise<void> {
     try {
+      this.requests += 2;
       const [ev, locks] = await Promise.all([
         getMarketData<EventWire>(`/nbx/v2/emm/events/${this.eventId}`),
         getMarketData<LocksWire>('/nbx/v2/emm/locks'),
@@ -257,12 +276,64 @@ export class EventFeed {
     this.later(STREAM_RETRY_MS, () => void this.openStream());
   }
 
+  /**
+   * A REST answer against the books the stream keeps: a book the stream has carried further stays;
+   * an older or missing one is replaced by the answer (and followed from there).
+   */
+  private merge(markets: MarketWire[]): void {
+    this.shown = markets.map((m) => {
+      const live = this.sync.isLive(m.id) ? this.sync.view(m.id) : undefined;
+      if (live !== undefined && live.book.seq >= m.book.seq) return live;
+      // A book being read again after a gap gets that answer, not this one.
+      if (!this.fetching.has(m.id)) this.load(m);
+      return m;
+    });
+  }
+
+  private load(m: MarketWire): void {
+    if (this.sync.load(m)) this.refetchBook(m.id);
+  }
+
+  private replace(m: MarketWire): void {
+    this.shown = this.shown.map((x) => (x.id === m.id ? m : x));
+  }
+
+  private publish(): void {
+    this.l.markets(this.shown, Date.now());
+  }
+
+  /** Read one book again over REST after a gap; its ticks wait in the sync meanwhile. */
+  private refetchBook(marketId: string): void {
+    if (this.fetching.has(marketId) || this.stopped) return;
+    const base = this.shown.find((x) => x.id === marketId);
+    if (base === undefined) return;
+    this.fetching.add(marketId);
+    this.requests++;
+    void getMarketData<BookWire>(`/nbx/v2/emm/book/${marketId}?currency=${this.currency}`)
+      .then((r) => {
+        this.fetching.delete(marketId);
+        if (this.stopped) return;
+        const current = this.shown.find((x) => x.id === marketId) ?? base;
+        this.load({ ...current, book: r.body });
+        const v = this.sync.view(marketId);
+        if (v !== undefined) {
+          this.replace(v);
+          this.publish();
+        }
+      })
+      .catch(() => {
+        this.fetching.delete(marketId);
+        // Try again shortly: the ticks keep waiting in the sync until a book arrives.
+        this.later(1000, () => this.refetchBook(marketId));
+      });
+  }
+
   private onFrame(data: unknown): void {
     if (typeof data !== 'string') return;
     let f: {
       type?: string;
       event?: string;
-      data?: { channel?: string };
+      data?: { channel?: string; marketId?: string } & Partial<BookWire>;
       eventId?: string;
       fills?: {
         price: number;
@@ -279,11 +350,21 @@ export class EventFeed {
     } catch {
       return;
     }
-    if (f.type === 'PLACE' || f.type === 'CANCEL' || f.event === 'book') {
+    if (f.event === 'book' && f.data?.marketId !== undefined) {
+      // A subscription's snapshot: the book at its seq, ticks follow.
+      const current = this.shown.find((x) => x.id === f.data?.marketId);
+      if (current === undefined) return;
+      this.load({ ...current, book: f.data as BookWire });
+      const v = this.sync.view(current.id);
+      if (v !== undefined) {
+        this.replace(v);
+        this.publish();
+      }
+    } else if (f.type === 'PLACE' || f.type === 'CANCEL') {
       for (const fill of f.fills ?? []) {
         // Both sides of a match arrive; the taker's side is the trade print.
         if (!fill.isTaker) continue;
-        const m = this.prev.get(fill.marketId);
+        const m = this.shown.find((x) => x.id === fill.marketId);
         const o = m?.outcomes.find((x) => x.id === fill.outcomeId);
         this.l.trade({
           key: fill.id,
@@ -296,18 +377,29 @@ export class EventFeed {
           exact: true,
         });
       }
-      void this.refreshBooks(true);
-    } else if (f.type && f.market && this.prev.has(f.market.id)) {
+      if (!isTick(f)) return;
+      const step = this.sync.tick(f);
+      for (const id of step.refetch) this.refetchBook(id);
+      if (step.changed && f.market) {
+        const v = this.sync.view(f.market.id);
+        if (v !== undefined) {
+          this.replace(v);
+          this.publish();
+        }
+      }
+    } else if (f.type && f.market && this.shown.some((x) => x.id === f.market?.id)) {
       // Lifecycle (OPEN, START, END, CLOSE, EVENT_GOLIVE, EVENT_UNLIVE) of one of this event's markets.
       this.l.activity({ key: key(), at: Date.now(), text: `${f.market.description}: ${f.type}` });
       void this.refreshBooks(true);
       void this.refreshSlow();
     } else if (f.event === 'resync_required' && f.data?.channel) {
-      // The server dropped this subscription (we fell behind): subscribe again and refetch.
-      this.subscribed.delete(f.data.channel);
+      // The server dropped this subscription (we fell behind): subscribe again, which brings the
+      // book's snapshot; its ticks wait until then.
+      const ch = f.data.channel;
+      this.subscribed.delete(ch);
+      if (this.shown.some((x) => x.id === ch)) this.sync.resync([ch]);
       this.l.activity({ key: key(), at: Date.now(), text: 'Stream fell behind: resynchronising' });
       this.subscribeAll();
-      void this.refreshBooks(true);
     }
   }
 }

@@ -9,9 +9,30 @@ export function qty(q: number): string {
   return q.toLocaleString('en-US');
 }
 
-/** Cash units from cents of payout (CASH 1 MCU = 0.01). */
+/** A Cash amount as people read it: to the cent (the exact figure goes in `cashExact`, on hover). */
 export function cash(units: number): string {
+  return units.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** The same amount at the API's full precision (fees and pro rata settlements leave fractions). */
+export function cashExact(units: number): string {
   return units.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 5 });
+}
+
+/** How a price is shown: the contract's probability price, or the odds a sportsbook would quote. */
+export type OddsMode = 'probability' | 'american' | 'decimal';
+
+export const ODDS_MODES: readonly [OddsMode, string][] = [
+  ['probability', 'Probability'],
+  ['american', 'American odds'],
+  ['decimal', 'Decimal odds'],
+];
+
+export function odds(p: number | null | undefined, mode: OddsMode): string {
+  if (p === null || p === undefined) return '—';
+  if (mode === 'american') return americanOdds(p);
+  if (mode === 'decimal') return decimalOdds(p);
+  return price(p);
 }
 
 /** Decimal odds of a price (payout per unit staked). */

@@ -1,9 +1,13 @@
 // The Tickbook UI (docs/ui.md): explorer, parlay slip and sandbox trading over the public API.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { Board } from './board.tsx';
 import { EventList } from './event-list.tsx';
 import { EventPage } from './event-page.tsx';
+import { ODDS_MODES, type OddsMode } from './format.ts';
 import { ParlaySlip } from './parlay.tsx';
+import { oddsMode } from './state.ts';
+import { useStore } from './store.ts';
 import { Trading } from './trading.tsx';
 import './style.css';
 
@@ -17,6 +21,22 @@ function useRoute(): string {
   return hash;
 }
 
+function OddsSwitch() {
+  const mode = useStore(oddsMode);
+  return (
+    <label class="odds-switch">
+      Prices as{' '}
+      <select value={mode} onChange={(e) => oddsMode.set(e.currentTarget.value as OddsMode)} name="odds">
+        {ODDS_MODES.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function App() {
   const route = useRoute();
   const m = /^#\/event\/([0-9a-f-]{36})$/.exec(route);
@@ -24,7 +44,7 @@ function App() {
   useEffect(() => {
     // Move focus to the new page's heading, so keyboard and screen-reader users land on it.
     document.querySelector<HTMLElement>('main h1')?.focus();
-  }, [eventId]);
+  }, [eventId, route]);
   return (
     <>
       <a class="skip" href="#content">
@@ -36,13 +56,21 @@ function App() {
         </a>
         <span class="tag">sandbox exchange</span>
         <nav aria-label="Site">
-          <a href="#/">Events</a>
+          <a href="#/">Games</a>
+          <a href="#/events">All events</a>
           <a href="/docs">API reference</a>
         </nav>
+        <OddsSwitch />
       </header>
       <div class="layout">
         <main id="content" tabIndex={-1}>
-          {eventId ? <EventPage key={eventId} eventId={eventId} /> : <EventList />}
+          {eventId ? (
+            <EventPage key={eventId} eventId={eventId} />
+          ) : route === '#/events' ? (
+            <EventList />
+          ) : (
+            <Board />
+          )}
         </main>
         <aside aria-label="Parlay slip and trading">
           <ParlaySlip />

@@ -1,4 +1,5 @@
 // Page-wide state shared by the explorer, the parlay slip and the trading panel.
+import type { OddsMode } from './format.ts';
 import { Store } from './store.ts';
 
 export interface Leg {
@@ -29,3 +30,24 @@ export const ticket = new Store<Ticket | undefined>(undefined);
 export const ownAction = new Store<number>(0);
 
 export const signedIn = new Store<string | undefined>(undefined);
+
+const ODDS_KEY = 'tickbook.odds';
+
+function savedOdds(): OddsMode {
+  try {
+    const v = localStorage.getItem(ODDS_KEY);
+    return v === 'american' || v === 'decimal' ? v : 'probability';
+  } catch {
+    return 'probability';
+  }
+}
+
+/** How prices are shown, remembered across visits (a storage that refuses just forgets it). */
+export const oddsMode = new Store<OddsMode>(savedOdds());
+oddsMode.subscribe((m) => {
+  try {
+    localStorage.setItem(ODDS_KEY, m);
+  } catch {
+    // Private mode or storage off: the choice lasts for this page only.
+  }
+});

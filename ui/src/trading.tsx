@@ -14,8 +14,9 @@ import {
   traderCall,
 } from './api.ts';
 import { meaning } from './codes.ts';
-import { cash, clock, price, qty } from './format.ts';
+import { cash, cashExact, clock, price, qty } from './format.ts';
 import { outcomeLabel } from './names.ts';
+import { snap, step } from './price-steps.ts';
 import { ownAction, signedIn, ticket } from './state.ts';
 import { useStore } from './store.ts';
 
@@ -174,7 +175,11 @@ function Account({ who }: { who: string }) {
       </p>
       <p class="balance">
         Balance:{' '}
-        <span class="num" data-testid="balance">
+        <span
+          class="num"
+          data-testid="balance"
+          title={view.balance === undefined ? undefined : `${cashExact(view.balance)} Cash`}
+        >
           {view.balance === undefined ? '…' : cash(view.balance)}
         </span>{' '}
         Cash
@@ -262,7 +267,9 @@ function Account({ who }: { who: string }) {
             <tr key={p.outcomeId}>
               <td>{outcomeLabel(p.outcomeId)}</td>
               <td class="num">{qty(Number(p.size ?? p.qty ?? 0))}</td>
-              <td class="num">{cash(Number(p.cost ?? 0))}</td>
+              <td class="num" title={cashExact(Number(p.cost ?? 0))}>
+                {cash(Number(p.cost ?? 0))}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -339,7 +346,7 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
     try {
       const body: Record<string, unknown> = {
         outcomeId: t.outcomeId,
-        price: Number(px),
+        price: snap(Number(px), ticks) ?? Number(px),
         qty: Number(amount),
         currency: 'CASH',
         tif,
@@ -363,23 +370,51 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
     }
   };
 
-  const cost = Number(px) * Number(amount) * 0.01;
+  const snapped = snap(Number(px), ticks);
+  const units = /^\d+$/.test(amount.trim()) ? Number(amount) : Number.NaN;
+  const cost = snapped !== undefined && units > 0 ? snapped * units * 0.01 : Number.NaN;
+  const stepBy = (n: number) => {
+    const next = step(Number(px), ticks, n);
+    if (next !== undefined) setPx(next.toFixed(3));
+  };
   return (
-    <form class="ticket" onSubmit={place} aria-label="Order ticket">
+    <form
+      class="ticket"
+      onSubmit={place}
+      aria-label="Order ticket"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') ticket.set(undefined);
+      }}
+    >
       <p>
         Buy <strong>{t.label}</strong>
       </p>
       <div class="grid2">
         <label>
           Price
-          <select value={px} onChange={(e) => setPx(e.currentTarget.value)} name="price">
-            {!ticks.some((k) => k.toFixed(3) === px) && <option value={px}>{px}</option>}
-            {ticks.map((k) => (
-              <option key={k} value={k.toFixed(3)}>
-                {k.toFixed(3)}
-              </option>
-            ))}
-          </select>
+          <span class="stepper">
+            <button type="button" class="small" aria-label="One tick lower" onClick={() => stepBy(-1)}>
+              −
+            </button>
+            <input
+              name="price"
+              inputMode="decimal"
+              autoComplete="off"
+              value={px}
+              aria-describedby="price-hint"
+              onInput={(e) => setPx(e.currentTarget.value)}
+              onBlur={() => snapped !== undefined && setPx(snapped.toFixed(3))}
+              onKeyDown={(e) => {
+                if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+                  e.preventDefault();
+                  stepBy(e.key === 'ArrowUp' ? 1 : -1);
+                }
+              }}
+            />
+            <button type="button" class="small" aria-label="One tick higher" onClick={() => stepBy(1)}>
+              +
+            </button>
+          </span>
         </label>
         <label>
           Quantity (cents of payout)
@@ -413,10 +448,13 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
           </label>
         )}
       </div>
-      <p class="hint">
-        Costs up to <span class="num">{Number.isFinite(cost) ? cash(cost) : '—'}</span> Cash; pays{' '}
-        <span class="num">{Number.isFinite(Number(amount)) ? cash(Number(amount) * 0.01) : '—'}</span> Cash if
-        it wins.
+      <p class="hint" id="price-hint">
+        {snapped !== undefined &&
+          snapped.toFixed(3) !== px.trim() &&
+          `Sent as ${snapped.toFixed(3)}, the nearest tick. `}
+        Costs <span class="num">{Number.isFinite(cost) ? cash(cost) : '—'}</span> Cash (plus the taker fee if
+        it trades at once); pays <span class="num">{units > 0 ? cash(units * 0.01) : '—'}</span> Cash if it
+        wins. Arrow keys step the price by one tick; Enter places, Escape closes.
       </p>
       <div class="row">
         <button type="submit" disabled={busy}>
