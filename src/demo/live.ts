@@ -12,7 +12,9 @@
 //      before the start; → OPEN_INGAME at the start (the engine drains resting orders); now and
 //      then OPEN_INGAME → DELAYED → OPEN_INGAME; after the league's typical duration a score drawn
 //      from the in-play state, FINAL, markets CLOSED and settled from it;
-//   3. in play, the fair line is a random walk: the home margin M(τ) = μ_M + σ_M·W(τ) over game
+//   3. before the start, now and then a game's line moves (news, flow: a small mean-reverting
+//      shift of the expected margin and total), so pre-game books move too; in play, the fair line
+//      is a random walk: the home margin M(τ) = μ_M + σ_M·W(τ) over game
 //      progress τ ∈ [0, 1], so the final margin is M(1) and the fair price at τ is
 //      Φ((M(τ) + s) / (σ_M √(1 − τ))) — prices drift and sharpen as the game runs out;
 //   4. the market maker re-quotes every quotable market whose ladder is not the intended one;
@@ -58,6 +60,10 @@ export interface LiveConfig {
   tradesPerStep: number;
   /** Multiplies the in-play volatility (1 = the rating model's own). */
   driftScale: number;
+  /** Mean pre-game line moves per game per hour (0: pre-game lines stay at the model's). */
+  pregameMovesPerHour: number;
+  /** One pre-game move's size, as a fraction of the line's standard deviations. */
+  pregameMoveSd: number;
   quote: QuoteConfig;
   /** Leagues whose fixtures are added (default: all); the slate's `leagues` option, for the same reason. */
   leagues?: readonly string[];
@@ -71,6 +77,11 @@ export const DEFAULT_LIVE_CONFIG: LiveConfig = {
   delayMaxMs: 20 * MINUTE,
   tradesPerStep: 3,
   driftScale: 1,
+  // About one move per game every ten minutes, a few ticks each: a board of forty pre-game games
+  // shows a price change every quarter minute, and the market maker re-quotes half a game a second
+  // across a 300-game slate.
+  pregameMovesPerHour: 6,
+  pregameMoveSd: 0.05,
   quote: DEFAULT_QUOTE,
 };
 
@@ -100,6 +111,10 @@ export interface LiveState {
   accounts: DemoAccounts;
   config: LiveConfig;
   games: Record<Id, LiveGameState>;
+  /** Pre-game shifts of each game's expected margin and total from the model's line. */
+  pregame: Record<Id, { m: number; t: number }>;
+  /** The `now` of the previous step (how much time a step's chance of a pre-game move covers). */
+  lastStepAt: number;
   /** Per league, the last local day whose fixtures have been emitted. */
   generatedThrough: Record<string, number>;
   /** Market-maker ladders found resting as intended, with the book sequence numbers then (see requote). */
@@ -125,6 +140,8 @@ export function createLiveState(opts: {
     accounts: demoAccounts(opts.seed),
     config,
     games: {},
+    pregame: {},
+    lastStepAt: opts.now,
     generatedThrough,
     verified: new Map(),
   };
@@ -137,6 +154,24 @@ function progress(e: EventRecord, g: LiveGameState, durationMs: number, at: numb
   return Math.min(1, Math.max(0, (at - e.scheduledStart - g.delayedMs) / durationMs));
 }
 
+/**
+ * The pre-game line with its moves so far. A move happens with the configured rate; it pulls the
+ * shift a tenth of the way back to the model's line (so lines wander, never drift away) and adds a
+ * normal step of `pregameMoveSd` standard deviations. Deterministic for a given rng.
+ */
+function pregameLine(base: GameLine, state: LiveState, eventId: Id, stepMs: number, rng: Rng): GameLine {
+  const { pregameMovesPerHour: rate, pregameMoveSd: size } = state.config;
+  let shift = state.pregame[eventId];
+  if (rate > 0 && rng() < (rate * stepMs) / HOUR) {
+    shift ??= { m: 0, t: 0 };
+    shift.m = 0.9 * shift.m + size * base.sdMargin * randNormal(rng);
+    shift.t = 0.9 * shift.t + size * base.sdTotal * randNormal(rng);
+    state.pregame[eventId] = shift;
+  }
+  if (shift === undefined) return base;
+  return { ...base, muMargin: base.muMargin + shift.m, muTotal: Math.max(0, base.muTotal + shift.t) };
+}
+
 /** The in-play line: means from the walk, standard deviations shrunk to the time remaining. */
 function liveLine(base: GameLine, g: LiveGameState, tau: number): GameLine {
   const r = Math.sqrt(Math.max(1 - tau, 0.02));
@@ -145,6 +180,9 @@ function liveLine(base: GameLine, g: LiveGameState, tau: number): GameLine {
 
 export function liveStep(reader: ExchangeReader, state: LiveState, now: number, rng: Rng): CommandInput[] {
   state.round += 1;
+  // A late or first step covers at most ten seconds of pre-game moves, not a burst of them.
+  const stepMs = Math.min(10_000, Math.max(0, now - state.lastStepAt));
+  state.lastStepAt = now;
   const { seed, config } = state;
   const round = `${state.epoch}.${state.round}`;
   const mm = state.accounts.marketMaker;
@@ -198,9 +236,12 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
     const base = gameLine(seed, e.league, game.homeTeamId, game.awayTeamId);
     const startLive = (): void => {
       setStatus(e.id, 'OPEN_INGAME');
+      // Play starts from the line the pre-game moves left.
+      const opening = pregameLine(base, state, e.id, 0, rng);
+      delete state.pregame[e.id];
       const g: LiveGameState = {
-        m: base.muMargin,
-        t: base.muTotal,
+        m: opening.muMargin,
+        t: opening.muTotal,
         at: now,
         delayedMs: 0,
         pausedAt: null,
@@ -222,7 +263,8 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
           setStatus(e.id, 'CLOSED_PREGAME');
           if (e.scheduledStart <= now) startLive();
         } else {
-          for (const m of markets) if (m.status === 'OPEN') steady.set(m.id, fairFor(base, m.type, m.strike));
+          const line = pregameLine(base, state, e.id, stepMs, rng);
+          for (const m of markets) if (m.status === 'OPEN') steady.set(m.id, fairFor(line, m.type, m.strike));
         }
         break;
       case 'CLOSED_PREGAME':

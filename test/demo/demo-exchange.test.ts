@@ -11,7 +11,7 @@ import { createLiveState, liveStep } from '../../src/demo/live.ts';
 import { demoAccounts, quoteSlate } from '../../src/demo/market-maker.ts';
 import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { Exchange } from '../../src/exchange/exchange.ts';
-import { applyAll, assertBooks, NOW } from './demo-exchange-helpers.ts';
+import { applyAll, assertBooks, HOUR, NOW } from './demo-exchange-helpers.ts';
 
 describe('demo on the real exchange', () => {
   test('the whole slate and its liquidity apply cleanly; every tradable book is two-sided and not crossed', () => {
@@ -33,6 +33,39 @@ describe('demo on the real exchange', () => {
     }
     const mm = demoAccounts(seed).marketMaker;
     assert.ok(x.wallet(mm, 'CASH')!.reserved > 0 && x.wallet(mm, 'COIN')!.reserved > 0);
+  });
+
+  test('pre-game lines move now and then, a few ticks, and stay two-sided and uncrossed', () => {
+    const seed = 'pregame';
+    const leagues = ['NBA', 'NHL'];
+    const x = new Exchange();
+    const slate = buildDemoSlate({ seed, now: NOW, leagues });
+    applyAll(x, slate.commands, NOW);
+    applyAll(x, quoteSlate(slate, seed), NOW);
+    const state = createLiveState({ seed, now: NOW, config: { leagues, minUpcoming: 20, tradesPerStep: 0 } });
+    const pregame = () =>
+      x
+        .eventsSorted()
+        .filter((e) => e.status === 'OPEN_PREGAME' && e.scheduledStart > NOW + 2 * HOUR)
+        .flatMap((e) => e.marketIds);
+    const best = () => new Map(pregame().map((id) => [id, x.bookLevels(id, 'CASH').bids[0]?.price]));
+    const before = best();
+    const rng = rngFor('pregame-moves');
+    // One minute of one-second steps, as the server runs them.
+    for (let i = 1; i <= 60; i++) {
+      const at = NOW + i * 1000;
+      applyAll(x, liveStep(x, state, at, rng), at);
+    }
+    const after = best();
+    const moved = [...before].filter(([id, p]) => after.get(id) !== p);
+    // About one move per game per ten minutes: some of these books moved within the minute, most not.
+    assert.ok(moved.length > 0, 'no pre-game book moved in a minute');
+    assert.ok(moved.length < before.size / 2, `${moved.length} of ${before.size} moved`);
+    for (const [id, p] of moved) {
+      const q = after.get(id);
+      assert.ok(p !== undefined && q !== undefined && Math.abs(q - p) <= 100, `${id}: ${p} → ${q} (thousandths)`);
+    }
+    assertBooks(x, 3);
   });
 
   test('liveStep is deterministic for the same exchange, state, time and random stream', () => {

@@ -234,7 +234,7 @@ describe('browser UI', { skip: missing }, () => {
     );
     // From here every REST read of a book is refused, so a change can only come from the stream.
     const bookReads: string[] = [];
-    const isBookRead = (u: string) => /getMarketsByEvent|\/emm\/book\//.test(u);
+    const isBookRead = (u: URL) => /getMarketsByEvent|\/emm\/book\//.test(u.href);
     await page.route(isBookRead, (route) => {
       bookReads.push(route.request().url());
       return route.abort();
