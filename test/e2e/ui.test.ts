@@ -433,6 +433,18 @@ describe('browser UI', { skip: missing }, () => {
     assert.match(text, /Decimal odds\s+\d+\.\d\d/);
     assert.match(text, /American odds\s+[+−]\d+/);
     assert.match(text, /Max quantity\s+[\d,]+/);
+    // The offer counts down to its expiry, then the slip asks again by itself.
+    const countdown = page.locator('[data-testid=parlay-countdown]');
+    assert.match(await countdown.innerText(), /^\d+\.\d s$/);
+    const firstExpiry = await countdown.getAttribute('datetime');
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector('[data-testid=parlay-countdown]');
+        return el !== null && el.getAttribute('datetime') !== t;
+      },
+      firstExpiry,
+      { timeout: 20_000 },
+    );
     await shot(page, 'parlay-priced');
 
     await firstMarket()

@@ -1,12 +1,13 @@
 // The parlay slip: outcomes added from any event; with two or more legs it asks the unauthenticated
-// parlay endpoint (SPEC.md §4.1) and shows the offer, or each decline's reason in plain words.
+// parlay endpoint (docs/http.md) and shows the offer, counting down to its expiry and asking again
+// when it runs out,, or each decline's reason in plain words.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ParlayOffer, requestParlay } from './api.ts';
 import { meaning } from './codes.ts';
 import { americanOdds, decimalOdds, qty, when } from './format.ts';
 import { outcomeLabel } from './names.ts';
 import { slip, toggleLeg } from './state.ts';
-import { useStore } from './store.ts';
+import { useStore, useTick } from './store.ts';
 
 interface Decline {
   code: string;
@@ -20,6 +21,7 @@ export function ParlaySlip() {
   const [decline, setDecline] = useState<Decline | undefined>();
   const [busy, setBusy] = useState(false);
   const [asked, setAsked] = useState(0);
+  const now = useTick(250);
 
   useEffect(() => {
     setOffer(undefined);
@@ -47,6 +49,12 @@ export function ParlaySlip() {
   const p = offer ? Number(offer.price) : undefined;
   const maxQty = offer?.maxQty ?? offer?.maxQuantity;
   const expires = offer?.expiresAt ? when(offer.expiresAt) : undefined;
+  const left = offer?.expiresAt ? Date.parse(offer.expiresAt) - now : undefined;
+  // An offer is firm only until it expires: ask again then (once per offer), so the slip never
+  // shows a stale price as if it were still good.
+  useEffect(() => {
+    if (left !== undefined && left <= 0 && !busy) setAsked((n) => n + 1);
+  }, [left !== undefined && left <= 0, busy]);
   return (
     <section class="panel slip" aria-labelledby="slip-h">
       <h2 id="slip-h">Parlay slip</h2>
@@ -92,12 +100,16 @@ export function ParlaySlip() {
                 <dd class="num">{qty(maxQty)}</dd>
               </div>
             )}
-            {expires && (
+            {expires && left !== undefined && (
               <div>
-                <dt>Valid until</dt>
+                <dt>Valid for</dt>
                 <dd class="num">
-                  <time dateTime={offer.expiresAt} title={expires.utc}>
-                    {expires.text}
+                  <time
+                    dateTime={offer.expiresAt}
+                    title={`until ${expires.utc}`}
+                    data-testid="parlay-countdown"
+                  >
+                    {left > 0 ? `${(left / 1000).toFixed(1)} s` : 'refreshing…'}
                   </time>
                 </dd>
               </div>
