@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { uuidFor } from '../../src/catalog/ids.ts';
+import { MAX_PATTERN_LENGTH, REGEX_STEPS_PER_REQUEST } from '../../src/http/graphql/regex.ts';
 import graphqlRoutes from '../../src/http/routes/graphql.ts';
 import {
   ACCOUNT_A,
@@ -633,10 +634,24 @@ describe('every operator Hasura allows on each scalar', () => {
   });
 
   test('regular-expression work per request is bounded: a costly filter is an error, not a stall', async () => {
-    // 990 optional dots keep hundreds of states alive per character of every outcome description.
-    const wide = `${'.?'.repeat(990)}zz`;
-    const msg = await gqlError(`{ outcome(where: {description: {_regex: "${wide}"}}) { id } }`);
+    // Every match is charged program size × (text length + 1) steps before it runs. `(.?){250}zz`
+    // compiles to over 500 instructions; enough distinct copies of it in one `_or` charge more than
+    // the request's budget over the outcome descriptions, while compiling them costs a fraction.
+    const { outcome } = await gql<{ outcome: { description: string }[] }>('{ outcome { description } }');
+    const chars = outcome.reduce((n, o) => n + o.description.length + 1, 0);
+    const copies = Math.ceil(REGEX_STEPS_PER_REQUEST / (500 * chars)) + 1;
+    assert.ok(copies * 20 * 1_000 < REGEX_STEPS_PER_REQUEST / 2, 'compiling is not what runs out');
+    const or = Array.from({ length: copies }, (_, k) => `{description: {_regex: "(.?){250}zz${k}"}}`);
+    const t0 = performance.now();
+    const msg = await gqlError(`{ outcome(where: {_or: [${or.join(', ')}]}) { id } }`);
     assert.match(msg, /work one request may do/);
+    assert.ok(performance.now() - t0 < 2000);
+    // Long patterns are refused before anything is compiled.
+    const long = 'a'.repeat(MAX_PATTERN_LENGTH + 1);
+    assert.match(
+      await gqlError(`{ outcome(where: {description: {_regex: "${long}"}}) { id } }`),
+      /longer than 1000 characters/,
+    );
   });
 
   test('Float on outcome last, available (CASH) and altLast, altAvailable (COIN); order_by on them', async () => {

@@ -1,11 +1,18 @@
 // The linear-time regular expressions of /v1/graphql's `_regex`, `_iregex` and `_similar` filters
-// (src/http/graphql/regex.ts): what they match against JavaScript's RegExp on the same patterns,
-// SIMILAR TO's translation, the patterns they refuse, the time a pathological pattern takes, and
-// the per-request step budget.
+// (src/http/graphql/regex.ts, on RE2): what they match against JavaScript's RegExp on the same
+// patterns, SIMILAR TO's translation, the patterns they refuse, the time a pathological pattern
+// takes, and the per-request step budget.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { linearRegex, similarToRegex } from '../../src/http/graphql/regex.ts';
+import {
+  linearRegex,
+  MAX_PATTERN_LENGTH,
+  newRegexState,
+  REGEX_STEPS_PER_REQUEST,
+  regexMatch,
+  similarToRegex,
+} from '../../src/http/graphql/regex.ts';
 
 const plenty = () => ({ steps: 1e9 });
 const search = (p: string, text: string, caseless = false) =>
@@ -67,6 +74,9 @@ describe('linear regular expressions', () => {
       ['a)', /unmatched \)/],
       ['(a)\\1', /backreference/],
       ['(?=a)', /lookaround/],
+      ['(?!a)', /lookaround/],
+      ['(?<=a)b', /lookaround/],
+      ['(?<!a)b', /lookaround/],
       ['*a', /without an operand/],
       ['[z-a]', /out of order/],
       ['a{300}', /over 255/],
@@ -83,6 +93,36 @@ describe('linear regular expressions', () => {
     assert.equal(re.test(`${'a'.repeat(20_000)}b`, plenty()), false);
     assert.equal(re.test('a'.repeat(20_000), plenty()), true);
     assert.ok(performance.now() - t0 < 5_000);
+  });
+
+  test('^(a+)+$ against 100,000 a and a b answers within 200 ms on the request path', () => {
+    // RegExp would take exponential time here; the request's own budget is enough for it.
+    const text = `${'a'.repeat(100_000)}b`;
+    const state = newRegexState();
+    const t0 = performance.now();
+    assert.equal(regexMatch(state, '_regex', text, '^(a+)+$'), false);
+    const ms = performance.now() - t0;
+    assert.ok(ms < 200, `took ${ms.toFixed(1)} ms`);
+    assert.equal(regexMatch(state, '_regex', 'a'.repeat(100_000), '^(a+)+$'), true);
+  });
+
+  test('a pattern over the length limit is refused; each new pattern pays for its compile', () => {
+    assert.throws(
+      () => regexMatch(newRegexState(), '_regex', 'x', 'a'.repeat(MAX_PATTERN_LENGTH + 1)),
+      /longer than 1000 characters/,
+    );
+    const state = newRegexState();
+    assert.equal(regexMatch(state, '_regex', 'xay', 'a'.repeat(10)), false);
+    const afterCompile = state.budget.steps;
+    assert.ok(afterCompile <= REGEX_STEPS_PER_REQUEST - 10 * 1_000);
+    // The same pattern again is not compiled again: only the match is charged.
+    regexMatch(state, '_regex', 'xay', 'a'.repeat(10));
+    assert.ok(state.budget.steps > afterCompile - 100);
+    // Distinct long patterns exhaust the budget on compiling alone.
+    assert.throws(() => {
+      for (let k = 0; k < 10; k++)
+        regexMatch(state, '_regex', 'x', `${k}${'a'.repeat(MAX_PATTERN_LENGTH - 1)}`);
+    }, /work one request may do/);
   });
 
   test('every step is charged to the budget; an exhausted budget is an error', () => {

@@ -4,7 +4,7 @@
 // which Hasura compiles to: a null column matches only `_is_null: true`, never `_eq`/`_neq`/`_in`/
 // `_nin`/`_gt`/`_like`…; strings compare by code point (the wire's ISO 8601 times, which every
 // `timestamptz` input is brought to, therefore in time order); `_like`/`_ilike` are SQL LIKE,
-// `_regex`/`_iregex`/`_similar` PostgreSQL's `~`, `~*` and SIMILAR TO on a linear-time engine
+// `_regex`/`_iregex`/`_similar` PostgreSQL's `~`, `~*` and SIMILAR TO on RE2, a linear-time engine
 // (regex.ts); jsonb compares and contains as PostgreSQL's jsonb does.
 
 import { GraphQLError } from 'graphql';
