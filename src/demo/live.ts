@@ -12,7 +12,7 @@
 //      before the start; → OPEN_INGAME at the start (the engine drains resting orders); now and
 //      then OPEN_INGAME → DELAYED → OPEN_INGAME; after the league's typical duration a score drawn
 //      from the in-play state, FINAL, markets CLOSED and settled from it;
-//   3. before the start, now and then a game's line moves (news, flow: a small mean-reverting
+//   3. in play, the score so far follows the walk (below); before the start, now and then a game's line moves (news, flow: a small mean-reverting
 //      shift of the expected margin and total), so pre-game books move too; in play, the fair line
 //      is a random walk: the home margin M(τ) = μ_M + σ_M·W(τ) over game
 //      progress τ ∈ [0, 1], so the final margin is M(1) and the fair price at τ is
@@ -172,6 +172,23 @@ function pregameLine(base: GameLine, state: LiveState, eventId: Id, stepMs: numb
   return { ...base, muMargin: base.muMargin + shift.m, muTotal: Math.max(0, base.muTotal + shift.t) };
 }
 
+/**
+ * The score so far of a running game: the walk's expected final margin and total, scaled to the
+ * share of the game played, in whole points; never below what is already on the board, so a
+ * score only goes up. The final score (drawn at the end) is at least this.
+ */
+function runningScore(
+  league: string,
+  g: LiveGameState,
+  tau: number,
+  game: { homeScore: number | null; awayScore: number | null },
+): { homeScore: number; awayScore: number } {
+  const plus = Math.max(0, Math.round(((g.t + g.m) / 2) * tau));
+  const minus = Math.max(0, Math.round(((g.t - g.m) / 2) * tau));
+  const [home, away] = leagueModel(league).lowerIsBetter ? [minus, plus] : [plus, minus];
+  return { homeScore: Math.max(home, game.homeScore ?? 0), awayScore: Math.max(away, game.awayScore ?? 0) };
+}
+
 /** The in-play line: means from the walk, standard deviations shrunk to the time remaining. */
 function liveLine(base: GameLine, g: LiveGameState, tau: number): GameLine {
   const r = Math.sqrt(Math.max(1 - tau, 0.02));
@@ -285,9 +302,15 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
           g.t = Math.max(0, g.t + base.sdTotal * config.driftScale * Math.sqrt(dp) * randNormal(rng));
         }
         g.at = now;
+        const sofar = runningScore(e.league, g, tau, game);
         if (tau >= 1) {
           const line = liveLine(base, g, tau);
-          const score = scoreFromMarginTotal(e.league, g.m, g.t, rng, pMoney(line));
+          const drawn = scoreFromMarginTotal(e.league, g.m, g.t, rng, pMoney(line));
+          // A final score never takes back points already on the board.
+          const score = {
+            homeScore: Math.max(drawn.homeScore, game.homeScore ?? 0),
+            awayScore: Math.max(drawn.awayScore, game.awayScore ?? 0),
+          };
           lifecycle.push(
             ...finishGameCommands(
               e.league,
@@ -308,6 +331,8 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
           g.pausedAt = now;
           g.resumeAt = now + config.delayMinMs + rng() * (config.delayMaxMs - config.delayMinMs);
         } else {
+          if (sofar.homeScore !== game.homeScore || sofar.awayScore !== game.awayScore)
+            lifecycle.push({ type: 'SetGameScore', gameId: game.id, ...sofar });
           const line = liveLine(base, g, tau);
           for (const m of markets) {
             if (m.status !== 'OPEN') continue;

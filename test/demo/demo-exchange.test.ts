@@ -63,9 +63,44 @@ describe('demo on the real exchange', () => {
     assert.ok(moved.length < before.size / 2, `${moved.length} of ${before.size} moved`);
     for (const [id, p] of moved) {
       const q = after.get(id);
-      assert.ok(p !== undefined && q !== undefined && Math.abs(q - p) <= 100, `${id}: ${p} → ${q} (thousandths)`);
+      assert.ok(
+        p !== undefined && q !== undefined && Math.abs(q - p) <= 100,
+        `${id}: ${p} → ${q} (thousandths)`,
+      );
     }
     assertBooks(x, 3);
+  });
+
+  test('running games show a score that only goes up, and the final score keeps it', () => {
+    const seed = 'scores';
+    const leagues = ['NBA'];
+    const x = new Exchange();
+    const slate = buildDemoSlate({ seed, now: NOW, leagues });
+    applyAll(x, slate.commands, NOW);
+    applyAll(x, quoteSlate(slate, seed), NOW);
+    const state = createLiveState({ seed, now: NOW, config: { leagues, minUpcoming: 20, tradesPerStep: 0 } });
+    const rng = rngFor('scores');
+    const seen = new Map<string, [number, number]>();
+    let liveWithScore = 0;
+    for (let i = 1; i <= 60; i++) {
+      const at = NOW + i * 5 * 60_000;
+      applyAll(x, liveStep(x, state, at, rng), at);
+      for (const e of x.eventsSorted()) {
+        if (!e.gameId || (e.status !== 'OPEN_INGAME' && e.status !== 'FINAL')) continue;
+        const g = x.game(e.gameId)!;
+        if (g.homeScore === null || g.awayScore === null) continue;
+        if (e.status === 'OPEN_INGAME') liveWithScore++;
+        const before = seen.get(g.id);
+        if (before) {
+          assert.ok(
+            g.homeScore >= before[0] && g.awayScore >= before[1],
+            `${e.description}: ${before} → ${g.homeScore}-${g.awayScore}`,
+          );
+        }
+        seen.set(g.id, [g.homeScore, g.awayScore]);
+      }
+    }
+    assert.ok(liveWithScore > 0, 'no live game showed a score');
   });
 
   test('liveStep is deterministic for the same exchange, state, time and random stream', () => {

@@ -150,10 +150,13 @@ describe('browser UI', { skip: missing }, () => {
     });
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     const want = ((1000 - bid) / 1000).toFixed(3);
-    const first = row.locator('td[data-kind=MONEY] .px').first();
+    // Outcome 0 is the home side, listed second (away @ home).
+    const first = row.locator('td[data-kind=MONEY] .px').nth(1);
     await page.waitForFunction(
       (p) => {
-        const el = document.querySelector('table.board tbody tr td[data-kind=MONEY] .px');
+        const el = document
+          .querySelector('table.board tbody tr')
+          ?.querySelectorAll('td[data-kind=MONEY] .px')[1];
         return el?.textContent === p && el.classList.contains('flash-down');
       },
       want,
@@ -164,7 +167,9 @@ describe('browser UI', { skip: missing }, () => {
     const cancelled = await httpCall(srv.url, 'DELETE', `/nbx/v2/emm/orders/${placed.body.id}`, token);
     assert.equal(cancelled.status, 200);
     await page.waitForFunction(
-      (p) => document.querySelector('table.board tbody tr td[data-kind=MONEY] .px')?.textContent !== p,
+      (p) =>
+        document.querySelector('table.board tbody tr')?.querySelectorAll('td[data-kind=MONEY] .px')[1]
+          ?.textContent !== p,
       want,
       { timeout: 5000 },
     );

@@ -8,7 +8,7 @@ import { BoardFeed } from './board-feed.ts';
 import { boardOrder, LIVE_STATUSES } from './board-order.ts';
 import { type OddsMode, odds, price, STATUS_WORDS, when } from './format.ts';
 import { ladderFor } from './ladder.ts';
-import type { LineKind } from './main-lines.ts';
+import { type LineKind, lineKind } from './main-lines.ts';
 import { oddsMode } from './state.ts';
 import { useStore } from './store.ts';
 
@@ -247,10 +247,12 @@ function GameRow({ e, feed, mode }: { e: EventWire; feed: BoardFeed | undefined;
 
 function Line({ m, known, mode }: { m: MarketWire | undefined; known: boolean; mode: OddsMode }) {
   if (m === undefined) return <span class="muted">{known ? '—' : '…'}</span>;
+  // Team lines read away then home, as the game column does; a total reads over then under.
+  const sides = lineKind(m.type) === 'TOTAL' ? m.outcomes : [...m.outcomes].reverse();
   return (
     <a href={`#/event/${m.eventId}`} class="sides">
       <span class="sr-only">{m.description}: </span>
-      {m.outcomes.map((o) => (
+      {sides.map((o) => (
         <span key={o.id} class="side">
           <span class="who">{o.description}</span>
           <Px p={ladderFor(m.book, o.index).asks[0]?.price} mode={mode} />
