@@ -396,6 +396,11 @@ describe('browser UI', { skip: missing }, () => {
     });
     assert.match(await page.locator('ol.tape').first().innerText(), /300 @ /);
     assert.match(await page.locator('[data-testid=positions]').innerText(), /300/);
+    // Marked at the best bid: bought at the offer, so the mark-to-market P&L is the spread, a loss.
+    await page.waitForFunction(() =>
+      /[+−]\d/.test(document.querySelector('[data-testid=pnl]')?.textContent ?? ''),
+    );
+    assert.match(await page.locator('[data-testid=pnl]').first().innerText(), /^[+−][\d,]+\.\d\d$/);
     await shot(page, 'filled');
   });
 
@@ -549,6 +554,32 @@ describe('browser UI', { skip: missing }, () => {
     await page.keyboard.press('Enter');
     await firstMarket().waitFor();
     assert.match(page.url(), /#\/event\//);
+  });
+
+  test('a phone-width board and a dark theme keep every page accessible', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${srv.url}/ui/#/`);
+    await page.locator('table.board tbody tr').first().waitFor();
+    let v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `board wider than the phone by ${overflow}px`);
+    await shot(page, 'board-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()),
+      '#0d1117',
+    );
+    v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    await shot(page, 'board-dark');
+    await page.locator('table.board tbody .teams').first().click();
+    await page.locator('article.market').first().waitFor();
+    v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    await shot(page, 'event-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   test('no CSP violation and no script error on any page', () => {

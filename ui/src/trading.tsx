@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import {
   ApiError,
+  type BookWire,
   type FillWire,
   getMarketData,
   type OrderWire,
@@ -107,10 +108,27 @@ interface AccountView {
   orders: OrderWire[];
   positions: PositionWire[];
   fills: FillWire[];
+  /** Best bid (the price a position could be sold at now) by outcome id. */
+  marks: Map<string, number>;
+}
+
+/** Best bids of the positions' outcomes, from their books (conditional reads: mostly 304s). */
+async function marksFor(positions: PositionWire[]): Promise<Map<string, number>> {
+  const marks = new Map<string, number>();
+  const markets = [...new Set(positions.map((p) => p.marketId).filter((m): m is string => !!m))];
+  const books = await Promise.all(
+    markets.map((m) => getMarketData<BookWire>(`/nbx/v2/emm/book/${m}?currency=CASH`).catch(() => undefined)),
+  );
+  for (const b of books)
+    for (const l of b?.body.outcomeLadders ?? []) {
+      const best = l.bids[0]?.price;
+      if (best !== undefined) marks.set(l.outcomeId, best);
+    }
+  return marks;
 }
 
 function Account({ who }: { who: string }) {
-  const [view, setView] = useState<AccountView>({ orders: [], positions: [], fills: [] });
+  const [view, setView] = useState<AccountView>({ orders: [], positions: [], fills: [], marks: new Map() });
   const [err, setErr] = useState<string | undefined>();
   const [msg, setMsg] = useState<string | undefined>();
   const action = useStore(ownAction);
@@ -123,7 +141,8 @@ function Account({ who }: { who: string }) {
         traderCall<PositionWire[]>('GET', '/nbx/v2/emm/positions/all?currency=CASH'),
         traderCall<FillWire[]>('GET', '/nbx/v2/emm/fills/all?currency=CASH&limit=20'),
       ]);
-      setView({ balance: bal.balance, orders, positions, fills });
+      const marks = await marksFor(positions);
+      setView({ balance: bal.balance, orders, positions, fills, marks });
       setErr(undefined);
     } catch (e) {
       setErr(problem(e));
@@ -253,25 +272,50 @@ function Account({ who }: { who: string }) {
             <th scope="col" class="num">
               Cost
             </th>
+            <th scope="col" class="num" title="At the best bid: what selling now would bring">
+              Value
+            </th>
+            <th scope="col" class="num">
+              P&amp;L
+            </th>
           </tr>
         </thead>
         <tbody>
           {view.positions.length === 0 && (
             <tr>
-              <td colSpan={3} class="empty">
+              <td colSpan={5} class="empty">
                 No positions.
               </td>
             </tr>
           )}
-          {view.positions.map((p) => (
-            <tr key={p.outcomeId}>
-              <td>{outcomeLabel(p.outcomeId)}</td>
-              <td class="num">{qty(Number(p.size ?? p.qty ?? 0))}</td>
-              <td class="num" title={cashExact(Number(p.cost ?? 0))}>
-                {cash(Number(p.cost ?? 0))}
-              </td>
-            </tr>
-          ))}
+          {view.positions.map((p) => {
+            const size = Number(p.size ?? p.qty ?? 0);
+            const cost = Number(p.cost ?? 0);
+            const mark = view.marks.get(p.outcomeId);
+            // Size is payout in cents: at a bid of q it sells for size × q cents.
+            const value = mark === undefined ? undefined : size * mark * 0.01;
+            const pnl = value === undefined ? undefined : value - cost;
+            return (
+              <tr key={p.outcomeId} data-position={p.outcomeId}>
+                <td>{outcomeLabel(p.outcomeId)}</td>
+                <td class="num">{qty(size)}</td>
+                <td class="num" title={cashExact(cost)}>
+                  {cash(cost)}
+                </td>
+                <td
+                  class="num"
+                  title={
+                    value === undefined ? 'No bid to sell into' : `${cashExact(value)} at ${price(mark)}`
+                  }
+                >
+                  {value === undefined ? '—' : cash(value)}
+                </td>
+                <td class={`num ${pnl === undefined ? '' : pnl >= 0 ? 'up' : 'down'}`} data-testid="pnl">
+                  {pnl === undefined ? '—' : `${pnl >= 0 ? '+' : '−'}${cash(Math.abs(pnl))}`}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <h3>Fills</h3>
