@@ -57,6 +57,8 @@ export interface ExchangeHistory {
   fills(q: Omit<HistoryQuery, 'status'>): Promise<Fill[]>;
   /** Ledger rows of the account, newest first. */
   transactions(q: LedgerQuery): Promise<LedgerTransaction[]>;
+  /** A market's trades (the taker side of each fill, no washes), newest first: public. */
+  marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<Fill[]>;
 }
 
 export interface ExchangePort {

@@ -227,6 +227,18 @@ export class SqlHistory implements ExchangeHistory {
     return r.rows.map(toFill);
   }
 
+  async marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<Fill[]> {
+    await this.barrier();
+    const r = await this.db.query<FillRow>(
+      // Within one command the taker's fills are `<order>:1:t`, `<order>:2:t`… in match order, so
+      // (length, id) descending is the last match first, also past nine.
+      `SELECT * FROM fill_history WHERE market_id = $1 AND currency = $2 AND is_taker AND NOT is_wash
+       ORDER BY seq DESC, length(id) DESC, id DESC LIMIT $3`,
+      [q.marketId, q.currency, q.limit],
+    );
+    return r.rows.map(toFill);
+  }
+
   async transactions(q: LedgerQuery): Promise<LedgerTransaction[]> {
     await this.barrier();
     const f = accountFilter(q);

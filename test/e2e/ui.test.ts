@@ -395,6 +395,12 @@ describe('browser UI', { skip: missing }, () => {
       timeout: 5000,
     });
     assert.match(await page.locator('ol.tape').first().innerText(), /300 @ /);
+    // The price history of the charted market (this one) shows the trade, read from the trades route.
+    await page.waitForFunction(
+      () => Number(document.querySelector('.price-history [data-points]')?.getAttribute('data-points')) > 0,
+      undefined,
+      { timeout: 10_000 },
+    );
     assert.match(await page.locator('[data-testid=positions]').innerText(), /300/);
     // Marked at the best bid: bought at the offer, so the mark-to-market P&L is the spread, a loss.
     await page.waitForFunction(() =>

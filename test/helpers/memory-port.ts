@@ -44,6 +44,7 @@ export class MemoryPort implements ExchangePort {
       orders: async (q) => this.ordersOf(q),
       fills: async (q) => this.fillsOf(q),
       transactions: async (q) => this.transactionsOf(q),
+      marketTrades: async (q) => this.tradesOf(q),
     };
   }
 
@@ -137,6 +138,16 @@ export class MemoryPort implements ExchangePort {
       .reverse()
       .slice(q.offset, q.offset + q.limit)
       .map((t) => ({ ...t, id: t.id.slice(t.id.indexOf('/') + 1) }));
+  }
+
+  private tradesOf(q: { marketId: Id; currency: string; limit: number }): Fill[] {
+    const all = [...this.fills.values()]
+      .flat()
+      .filter((f) => f.marketId === q.marketId && f.currency === q.currency && f.isTaker && !f.isWash);
+    // As the SQL history orders them: newest command first, its last match first.
+    const order = (a: Fill, b: Fill) =>
+      b.seq - a.seq || b.id.length - a.id.length || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
+    return all.sort(order).slice(0, q.limit);
   }
 
   private fillsOf(q: Omit<HistoryQuery, 'status'>): Fill[] {

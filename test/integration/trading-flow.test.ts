@@ -133,6 +133,17 @@ for (const kind of storeKinds()) {
       );
       const fillsB = await as(bob).call('GET', '/nbx/v2/emm/fills/all?currency=CASH');
       assert.equal(fillsB.status, 200);
+      // The market's public print, from the history tables: Bob bought outcome 1 at 0.4.
+      const prints = await as(bob).call('GET', `/nbx/v2/emm/markets/${market.id}/trades?currency=CASH`);
+      assert.equal(prints.status, 200, JSON.stringify(prints.body));
+      assert.deepEqual(
+        prints.body.map((t: { outcomeId: string; price: number; qty: number }) => [
+          t.outcomeId,
+          t.price,
+          t.qty,
+        ]),
+        [[o1, 0.4, 400]],
+      );
       assert.equal(fillsB.body.length, 1);
       assert.equal(fillsB.body[0].price, 0.4);
       assert.equal(fillsB.body[0].isTaker, true);

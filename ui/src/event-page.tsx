@@ -6,6 +6,7 @@ import { DepthChart } from './depth-chart.tsx';
 import { type Activity, type ConnState, EventFeed, type Trade } from './feed.ts';
 import { age, clock, odds, price, qty, STATUS_WORDS, when } from './format.ts';
 import { ladderFor, padded } from './ladder.ts';
+import { PriceChart } from './price-chart.tsx';
 import { oddsMode, ownAction, slip, ticket, toggleLeg } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
@@ -100,6 +101,15 @@ export function EventPage({ eventId }: { eventId: string }) {
         </div>
       )}
       {chartMarket && <DepthChart book={chartMarket.book} title={chartMarket.description} />}
+      {chartMarket && (
+        <PriceChart
+          key={chartMarket.id}
+          marketId={chartMarket.id}
+          outcome0={chartMarket.outcomeIds[0] ?? ''}
+          title={chartMarket.description}
+          lastTrade={trades.find((t) => t.marketId === chartMarket.id)?.key ?? ''}
+        />
+      )}
       <div class="feeds">
         <section aria-labelledby="tape-h">
           <h2 id="tape-h">Trades</h2>

@@ -10,6 +10,7 @@ import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
 import orderRoutes from './orders.ts';
+import tradeRoutes from './trades.ts';
 
 export type { ExchangeRouteOptions };
 
@@ -17,6 +18,7 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(metadataRoutes, opts);
   await app.register(eventRoutes, opts);
   await app.register(marketRoutes, opts);
+  await app.register(tradeRoutes, opts);
   await app.register(orderRoutes, opts);
   await app.register(accountRoutes, opts);
   await app.register(adminExchangeRoutes, opts);

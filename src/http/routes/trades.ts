@@ -1,0 +1,92 @@
+// A market's recent trades, newest first (docs/http.md "Trades"): the print a chart or a tape
+// needs, which the production API has no read for (its clients follow the stream). Public market
+// data like the book: `read:tape`. Read from the history tables, which hold every fill once the
+// projector has caught up with the command's acknowledgement (docs/journal.md "Projector").
+
+import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
+import { ApiError } from '../../errors.ts';
+import { tickToPrice } from '../../exchange/units.ts';
+import {
+  authErrors,
+  bearer,
+  currency,
+  errorEnvelope,
+  marketParams,
+  qtyMcu,
+  uuid,
+} from '../schemas/common.ts';
+import { isoMillis } from '../wire/names.ts';
+import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
+
+const tradesQuery = {
+  type: 'object',
+  properties: {
+    currency,
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
+  },
+  required: ['currency'],
+  additionalProperties: false,
+} as const;
+
+const tradeSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The taker fill’s id' },
+    outcomeId: { ...uuid, description: 'The outcome the taker bought' },
+    price: { type: 'number', description: 'What the taker paid for that outcome' },
+    qty: qtyMcu,
+    created_at: { type: 'string', format: 'date-time' },
+  },
+  required: ['id', 'outcomeId', 'price', 'qty', 'created_at'],
+  additionalProperties: false,
+} as const;
+
+type MarketParams = FromSchema<typeof marketParams>;
+type TradesQuery = FromSchema<typeof tradesQuery>;
+
+export default async function tradeRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
+  const { port } = opts;
+  app.get<{ Params: MarketParams; Querystring: TradesQuery }>(
+    '/nbx/v2/emm/markets/:marketId/trades',
+    {
+      preHandler: app.requireScope('read:tape'),
+      attachValidation: true,
+      schema: {
+        tags: ['markets'],
+        summary: 'A market’s recent trades, newest first',
+        description:
+          'One row per match, seen from the taker: the outcome it bought, the price it paid, the quantity. Washes (self-trade prevention) are not trades. A Tickbook extension; the stream carries the same prints live.',
+        security: bearer,
+        params: marketParams,
+        querystring: tradesQuery,
+        response: {
+          200: { type: 'array', items: tradeSchema },
+          400: errorEnvelope,
+          404: errorEnvelope,
+          ...authErrors,
+        },
+      },
+    },
+    async (request) => {
+      throwValidation(request, {
+        'params/marketId': 'INVALID_ID',
+        'querystring/currency': 'INVALID_CURRENCY',
+      });
+      const id = request.params.marketId.toLowerCase();
+      if (!port.reader().market(id)) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
+      const fills = await port.history.marketTrades({
+        marketId: id,
+        currency: request.query.currency,
+        limit: request.query.limit ?? 200,
+      });
+      return fills.map((f) => ({
+        id: f.id,
+        outcomeId: f.outcomeId,
+        price: tickToPrice(f.price),
+        qty: f.qty,
+        created_at: isoMillis(f.ts),
+      }));
+    },
+  );
+}

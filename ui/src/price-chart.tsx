@@ -1,0 +1,105 @@
+// Price history of one market: outcome 0's price at each trade (GET /nbx/v2/emm/markets/{id}/trades),
+// drawn with TradingView Lightweight Charts, loaded on demand like the depth chart. Re-read when
+// the page sees a trade on this market (at most every 5 s), so it follows the game.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getMarketData } from './api.ts';
+import { pricePoints, type TradeWire } from './price-points.ts';
+
+type Lib = typeof import('lightweight-charts');
+let lib: Promise<Lib> | undefined;
+
+export function PriceChart({
+  marketId,
+  outcome0,
+  title,
+  lastTrade,
+}: {
+  marketId: string;
+  outcome0: string;
+  title: string;
+  /** The newest trade the page has seen on this market: a change asks for the history again. */
+  lastTrade: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const series = useRef<{ setData(d: { time: number; value: number }[]): void } | undefined>(undefined);
+  const [points, setPoints] = useState<{ time: number; value: number }[] | undefined>();
+  const lastRead = useRef(0);
+
+  useEffect(() => {
+    let dead = false;
+    const read = () =>
+      getMarketData<TradeWire[]>(`/nbx/v2/emm/markets/${marketId}/trades?currency=CASH&limit=500`).then(
+        (r) => !dead && setPoints(pricePoints(r.body, outcome0)),
+        () => !dead && setPoints([]),
+      );
+    const wait = Math.max(0, lastRead.current + 5000 - Date.now());
+    const h = setTimeout(() => {
+      lastRead.current = Date.now();
+      void read();
+    }, wait);
+    return () => {
+      dead = true;
+      clearTimeout(h);
+    };
+  }, [marketId, outcome0, lastTrade]);
+
+  useEffect(() => {
+    let dead = false;
+    let remove: (() => void) | undefined;
+    lib ??= import('lightweight-charts');
+    void lib.then((lw) => {
+      if (dead || !box.current) return;
+      const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+      const c = lw.createChart(box.current, {
+        autoSize: true,
+        layout: {
+          attributionLogo: false,
+          background: { color: 'transparent' },
+          textColor: dark ? '#d6d9de' : '#1f2328',
+        },
+        grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#30363d' : '#eaeef2' } },
+        localization: { priceFormatter: (v: number) => v.toFixed(3) },
+        timeScale: { timeVisible: true, secondsVisible: false },
+        handleScroll: false,
+        handleScale: false,
+      });
+      const s = c.addSeries(lw.LineSeries, { color: '#0550ae', lineWidth: 2, priceLineVisible: false });
+      series.current = { setData: (d) => s.setData(d as never) };
+      remove = () => c.remove();
+    });
+    return () => {
+      dead = true;
+      remove?.();
+      series.current = undefined;
+    };
+  }, [marketId]);
+
+  useEffect(() => {
+    if (points) series.current?.setData(points);
+  });
+
+  return (
+    <figure class="depth price-history">
+      <figcaption>
+        Price history: {title} (first outcome’s price at each trade, from{' '}
+        <code>GET /nbx/v2/emm/markets/…/trades</code>). Chart by{' '}
+        <a href="https://www.tradingview.com/" rel="noopener">
+          TradingView
+        </a>
+        .
+      </figcaption>
+      {points !== undefined && points.length === 0 && (
+        <p class="hint" data-testid="no-trades">
+          No trades on this market yet.
+        </p>
+      )}
+      <div
+        ref={box}
+        class="depth-box"
+        role="img"
+        aria-label={`Price history of ${title}`}
+        data-points={points?.length ?? 0}
+      />
+    </figure>
+  );
+}
