@@ -21,8 +21,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { CommandInput, ExchangeHistory, ExchangePort } from '../runtime/exchange-port.ts';
 import { demoClock, type ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
 import { uuidv7 } from '../runtime/ids.ts';
-import type { PostgresStore, WriterLockSession } from '../store/postgres-store.ts';
-import { WriterLockError } from '../store/types.ts';
+import { type ClusterStore, WriterLockError, type WriterLockSession } from '../store/types.ts';
 import { applyFollowedRows, FOLLOW_PAGE, recoverState } from './follow-apply.ts';
 import { advertiseLeader, claimLeadership, doorbellChannel, readLeaderRow } from './leader-row.ts';
 import { feedFromRuntime, openLeaderRuntime } from './leader-runtime.ts';
@@ -37,7 +36,7 @@ export type NodeMode = 'starting' | 'leader' | 'replica' | 'down';
 
 export interface ClusterNodeDeps {
   config: Config;
-  store: PostgresStore;
+  store: ClusterStore;
   log: RuntimeLog;
   metrics?: Metrics;
 }
