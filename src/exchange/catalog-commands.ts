@@ -1,3 +1,4 @@
+import { catalogChanged } from './change-tracking.ts';
 import { isSafeNonNeg, isStr, reject } from './command-checks.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import { doSettle } from './settlement.ts';
@@ -14,11 +15,6 @@ import {
   type MarketSpec,
   type OutcomeRecord,
 } from './types.ts';
-
-export function catalogChanged(s: ExchangeState, eventIds: Id[], marketIds: Id[]): void {
-  s.catalogVersion++;
-  s.ev.push({ kind: 'CatalogChanged', eventIds, marketIds });
-}
 
 export function createLeague(s: ExchangeState, c: Cmd<'CreateLeague'>): CommandResult {
   if (!isStr(c.code) || typeof c.name !== 'string')

@@ -1,6 +1,16 @@
 import { positionRecord } from './records.ts';
 import { type Account, type ExchangeState, type Pos, WS } from './state.ts';
-import { CURRENCIES } from './types.ts';
+import { CURRENCIES, type Id } from './types.ts';
+
+/**
+ * A catalog change (a league, team, event or market created, a status or score changed, a market
+ * settled): the catalog version the read caches key on moves, and one CatalogChanged event names
+ * what changed. Emitted at once, not batched like the touches below.
+ */
+export function catalogChanged(s: ExchangeState, eventIds: Id[], marketIds: Id[]): void {
+  s.catalogVersion++;
+  s.ev.push({ kind: 'CatalogChanged', eventIds, marketIds });
+}
 
 export function touchBook(s: ExchangeState, bi: number): void {
   if (s.bookStamp[bi] !== s.stamp) {

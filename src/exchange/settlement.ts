@@ -1,8 +1,7 @@
 // Settlement: settling a market pays its collateral to the winners, or back pro rata on a push
 // (DESIGN.md §4; docs/exchange.md "Settlement").
 
-import { catalogChanged } from './catalog-commands.ts';
-import { touchPos, touchWallet } from './change-tracking.ts';
+import { catalogChanged, touchPos, touchWallet } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { dropPos } from './positions.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
