@@ -7,9 +7,9 @@ import { uuidFor } from '../catalog/ids.ts';
 import { leagueInfo, teamRecords } from '../catalog/leagues.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { Id, Team } from '../exchange/types.ts';
+import type { DemoGameInfo } from './game-info.ts';
 import type { DemoMarketInfo } from './game-markets.ts';
 import { leagueModel, teamRating } from './rating-model.ts';
-import type { DemoGameInfo } from './slate.ts';
 
 function roman(n: number): string {
   const table: [number, string][] = [
