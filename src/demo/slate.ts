@@ -9,11 +9,11 @@
 // market CLOSED and settled from the simulated score — the same transitions the living demo
 // (./live.ts) issues, so the journal reads like an exchange that has been running.
 
-import { uuidFor } from '../catalog/ids.ts';
 import { LEAGUES, leagueInfo, teamRecords } from '../catalog/leagues.ts';
 import { randInt, rngFor } from '../catalog/rng.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { EventStatus, Id, Team } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
 import { futureEvents } from './futures.ts';
 import type { DemoGameInfo } from './game-info.ts';
 import { createGameEvent, type DemoMarketInfo, gameIds, gameMarkets } from './game-markets.ts';
