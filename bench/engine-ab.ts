@@ -131,6 +131,7 @@ for (const [events, handles] of [MODES[only]]) {
     'before median CPU ms': median(before).toFixed(0),
     'this tree median CPU ms': median(after).toFixed(0),
     'median per-round ratio (this / before)': median(ratios).toFixed(3),
+    'per-round ratios': ratios.map((r) => r.toFixed(3)).join(' '),
   });
 }
 console.log(JSON.stringify(rows[0]));

@@ -16,12 +16,12 @@ import autocannon from 'autocannon';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { Principal } from '../src/auth/scopes.ts';
-import { uuidFor } from '../src/catalog/ids.ts';
 import { loadConfig } from '../src/config.ts';
 import { ApiError } from '../src/errors.ts';
 import type { MarketSpec } from '../src/exchange/types.ts';
 import exchangeApi from '../src/http/routes/exchange-api.ts';
 import graphqlRoutes from '../src/http/routes/graphql.ts';
+import { uuidFor } from '../src/ids.ts';
 import { MemoryPort } from '../test/helpers/memory-port.ts';
 import { nullStore } from '../test/http/harness.ts';
 

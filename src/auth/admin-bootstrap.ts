@@ -4,9 +4,10 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../config.ts';
+import type { Log } from '../observability/log.ts';
 import type { ClientAdmin } from './client-admin.ts';
 import { type ClientRegistry, tokensNotBeforeAt } from './clients.ts';
-import type { AccountsPort, AuthLog } from './ports.ts';
+import type { AccountsPort } from './ports.ts';
 import { DEFAULT_TRADER_SCOPES, type Scope } from './scopes.ts';
 import { hashSecret, verifySecret } from './secrets.ts';
 
@@ -22,7 +23,7 @@ export interface BootstrapParts {
   clients: ClientRegistry;
   admin: ClientAdmin;
   accounts: AccountsPort;
-  log: AuthLog;
+  log: Log;
   now: () => number;
   /** Drops the tokens a client holds (its secret changed). */
   invalidateTokens: (clientId: string) => void;

@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import type { Log } from '../observability/log.ts';
 import {
   type ClientRecord,
   type ClientRegistry,
@@ -11,7 +12,7 @@ import {
   tokensNotBeforeAt,
   toView,
 } from './clients.ts';
-import type { AccountsPort, AuthLog } from './ports.ts';
+import type { AccountsPort } from './ports.ts';
 import { DEFAULT_TRADER_SCOPES, isScope, type Scope } from './scopes.ts';
 import { generateSecret, hashSecret } from './secrets.ts';
 
@@ -43,7 +44,7 @@ export class ClientAdmin {
   constructor(
     private readonly clients: ClientRegistry,
     private readonly accounts: AccountsPort,
-    private readonly log: AuthLog,
+    private readonly log: Log,
     private readonly now: () => number,
     /** Called after a client's not-before or status changed: its tokens must stop working now. */
     private readonly onTokensInvalidated: (clientId: string) => void,

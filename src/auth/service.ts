@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { JWK } from 'jose';
 import type { Config } from '../config.ts';
+import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { type AdminBootstrap, ensureAdminClient } from './admin-bootstrap.ts';
@@ -15,7 +16,7 @@ import { ClientAdmin, type CreatedClient, type NewClient, type RotatedSecret } f
 import { ClientAuthenticator } from './client-authentication.ts';
 import { type ClientRecord, ClientRegistry, type ClientView } from './clients.ts';
 import { type KeyInfo, KeyRing, type SigningKey } from './keys.ts';
-import type { AccountsPort, AuthLog } from './ports.ts';
+import type { AccountsPort } from './ports.ts';
 import { RevocationList } from './revocations.ts';
 import type { Principal, Scope } from './scopes.ts';
 import { authorizationServerMetadata } from './server-metadata.ts';
@@ -30,7 +31,7 @@ import { TokenVerifier } from './verifier.ts';
 export type { AdminBootstrap } from './admin-bootstrap.ts';
 export type { CreatedClient, RotatedSecret } from './client-admin.ts';
 export type { ClientView } from './clients.ts';
-export type { AccountsPort, AuthLog } from './ports.ts';
+export type { AccountsPort } from './ports.ts';
 export type { TokenResponse } from './token-issuer.ts';
 export type { IntrospectionResponse } from './token-verification.ts';
 
@@ -38,7 +39,7 @@ export interface AuthServiceDeps {
   config: Config;
   store: Store;
   metrics: Metrics;
-  log: AuthLog;
+  log: Log;
   accounts: AccountsPort;
   /**
    * Worker threads that sign tokens. Default: one per core for RS256 (0.45 ms/signature), none

@@ -23,8 +23,8 @@ import {
   type OutcomeSpec,
   type Team,
 } from '../exchange/types.ts';
+import { isUuid, uuidFor } from '../ids.ts';
 import { gameDescription, signed } from './descriptions.ts';
-import { isUuid, uuidFor } from './ids.ts';
 import { teamId } from './leagues.ts';
 import type { CommandInput } from './types.ts';
 

@@ -2,7 +2,7 @@
 // their full names and the real teams or competitors the demo slate and the importer use.
 
 import type { League, Team } from '../exchange/types.ts';
-import { uuidFor } from './ids.ts';
+import { uuidFor } from '../ids.ts';
 import { EPL_TEAMS } from './teams/epl.ts';
 import { MLB_TEAMS } from './teams/mlb.ts';
 import { MLS_TEAMS } from './teams/mls.ts';

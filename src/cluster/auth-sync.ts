@@ -6,11 +6,8 @@
 // takes effect everywhere within about one interval (250 ms by default, the 1 s goal with room).
 
 import type { AuthService } from '../auth/service.ts';
+import type { Log } from '../observability/log.ts';
 import type { Queryable } from '../store/types.ts';
-
-export interface AuthSyncLog {
-  warn(obj: object, msg?: string): void;
-}
 
 const FINGERPRINT = `SELECT
   (SELECT count(*)::text || ':' || coalesce(sum(updated_at), 0)::text FROM auth_clients) AS clients,
@@ -32,7 +29,7 @@ export class AuthSync {
   constructor(
     private readonly store: Queryable,
     private readonly auth: Pick<AuthService, 'clients' | 'revocations' | 'keys'>,
-    private readonly log: AuthSyncLog,
+    private readonly log: Log,
   ) {}
 
   start(intervalMs: number): void {

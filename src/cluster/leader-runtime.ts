@@ -5,8 +5,9 @@
 import type { Config } from '../config.ts';
 import type { Exchange } from '../exchange/exchange.ts';
 import type { RecoveryResult } from '../journal/recover.ts';
+import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
+import { ExchangeRuntime } from '../runtime/exchange-runtime.ts';
 import type { Store } from '../store/types.ts';
 import { fencedAppend } from './leader-row.ts';
 import type { StateFeed } from './state-feed.ts';
@@ -14,7 +15,7 @@ import type { StateFeed } from './state-feed.ts';
 export interface LeaderRuntimeDeps {
   config: Config;
   store: Store;
-  log: RuntimeLog;
+  log: Log;
   metrics?: Metrics;
   clock: () => number;
 }

@@ -15,14 +15,19 @@ import type { Config } from '../config.ts';
 import type { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
+import { uuidv7 } from '../ids.ts';
 import { readJournal } from '../journal/journal-store.ts';
 import type { RecoveryResult } from '../journal/recover.ts';
+import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import type { CommandInput, ExchangeHistory, ExchangePort } from '../runtime/exchange-port.ts';
-import { demoClock, type ExchangeRuntime, type RuntimeLog } from '../runtime/exchange-runtime.ts';
-import { uuidv7 } from '../runtime/ids.ts';
-import type { PostgresStore, WriterLockSession } from '../store/postgres-store.ts';
-import { WriterLockError } from '../store/types.ts';
+import {
+  accountsOf,
+  type CommandInput,
+  type ExchangeHistory,
+  type ExchangePort,
+} from '../runtime/exchange-port.ts';
+import { demoClock, type ExchangeRuntime } from '../runtime/exchange-runtime.ts';
+import { type ClusterStore, WriterLockError, type WriterLockSession } from '../store/types.ts';
 import { applyFollowedRows, FOLLOW_PAGE, recoverState } from './follow-apply.ts';
 import { advertiseLeader, claimLeadership, doorbellChannel, readLeaderRow } from './leader-row.ts';
 import { feedFromRuntime, openLeaderRuntime } from './leader-runtime.ts';
@@ -37,8 +42,8 @@ export type NodeMode = 'starting' | 'leader' | 'replica' | 'down';
 
 export interface ClusterNodeDeps {
   config: Config;
-  store: PostgresStore;
-  log: RuntimeLog;
+  store: ClusterStore;
+  log: Log;
   metrics?: Metrics;
 }
 
@@ -205,15 +210,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   }
 
   /** AccountsPort of the token server (new clients get accounts through the leader). */
-  readonly accounts = {
-    create: async (): Promise<string> => {
-      const accountId = this.newId();
-      const r = await this.submit({ type: 'CreateAccount', accountId });
-      if (!r.ok) throw new Error(`could not create account: ${r.code} ${r.message}`);
-      return accountId;
-    },
-    exists: (id: string): boolean => this.exchange.hasAccount(id),
-  };
+  readonly accounts = accountsOf(this);
 
   private leading(): ExchangeRuntime {
     const rt = this.runtime;

@@ -7,13 +7,13 @@
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { ExchangeHistory } from '../runtime/exchange-port.ts';
 import { SqlHistory } from '../runtime/history.ts';
-import type { PostgresStore } from '../store/postgres-store.ts';
+import type { Store } from '../store/types.ts';
 
 /** Longest wait of a history read for the leader's projection (then it answers what is there). */
 const HISTORY_BARRIER_MS = 2_000;
 
 export function replicaHistory(
-  store: PostgresStore,
+  store: Store,
   state: () => ExchangeReader,
   seq: () => number,
 ): ExchangeHistory {

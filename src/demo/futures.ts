@@ -3,13 +3,13 @@
 // EPL. The fair price is the team's share of title chances, a softmax over the league's ratings.
 // The event's scheduledStart is when the title is decided (approximate, for sorting).
 
-import { uuidFor } from '../catalog/ids.ts';
 import { leagueInfo, teamRecords } from '../catalog/leagues.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { Id, Team } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
+import type { DemoGameInfo } from './game-info.ts';
 import type { DemoMarketInfo } from './game-markets.ts';
 import { leagueModel, teamRating } from './rating-model.ts';
-import type { DemoGameInfo } from './slate.ts';
 
 function roman(n: number): string {
   const table: [number, string][] = [

@@ -4,9 +4,9 @@
 // so the same fixture always yields the same event, game, market and outcome ids.
 
 import { gameDescription, signed } from '../catalog/descriptions.ts';
-import { uuidFor } from '../catalog/ids.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { EventStatus, Id, MarketSpec, MarketType, Team } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
 import { type GameLine, pMoney, pSpread, pTotal, strikesFor } from './rating-model.ts';
 
 export interface DemoMarketInfo {

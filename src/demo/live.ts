@@ -20,7 +20,6 @@
 //   4. the market maker re-quotes every quotable market whose ladder is not the intended one;
 //   5. new fixtures are added day by day so the next two weeks always hold ≥ 300 open events.
 
-import { uuidFor } from '../catalog/ids.ts';
 import { leagueInfo } from '../catalog/leagues.ts';
 import { randNormal } from '../catalog/rng.ts';
 import type { CommandInput, Rng } from '../catalog/types.ts';
@@ -32,6 +31,7 @@ import {
   type Qty,
   TRADABLE_EVENT_STATUSES,
 } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
 import { titleChance } from './futures.ts';
 import { createGameEvent, fairFor, gameIds, gameMarkets } from './game-markets.ts';
 import {

@@ -8,7 +8,6 @@
 // tick table (src/exchange/ticks.ts). Orders are GTC; the ids derive from (seed, round, market,
 // currency, outcome, level), so a quoting round is reproducible.
 
-import { uuidFor } from '../catalog/ids.ts';
 import { rngFor } from '../catalog/rng.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
@@ -23,6 +22,7 @@ import {
   TRADABLE_EVENT_STATUSES,
 } from '../exchange/types.ts';
 import { bidCost, MONEY_PER_UNIT } from '../exchange/units.ts';
+import { uuidFor } from '../ids.ts';
 import type { DemoSlate } from './slate.ts';
 
 export interface DemoAccounts {

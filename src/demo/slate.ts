@@ -9,14 +9,15 @@
 // market CLOSED and settled from the simulated score — the same transitions the living demo
 // (./live.ts) issues, so the journal reads like an exchange that has been running.
 
-import { uuidFor } from '../catalog/ids.ts';
 import { LEAGUES, leagueInfo, teamRecords } from '../catalog/leagues.ts';
 import { randInt, rngFor } from '../catalog/rng.ts';
 import type { CommandInput } from '../catalog/types.ts';
 import type { EventStatus, Id, Team } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
 import { futureEvents } from './futures.ts';
+import type { DemoGameInfo } from './game-info.ts';
 import { createGameEvent, type DemoMarketInfo, gameIds, gameMarkets } from './game-markets.ts';
-import { type FinalScore, type GameLine, gameLine, leagueModel, simulateScore } from './rating-model.ts';
+import { type FinalScore, gameLine, leagueModel, simulateScore } from './rating-model.ts';
 import { fixturesForDay, localDay, SCHEDULED_LEAGUES } from './schedule.ts';
 import { marketResult } from './settle.ts';
 
@@ -45,29 +46,6 @@ const MIN_PER_STATUS: Partial<Record<EventStatus, number>> = {
   FINAL: 4,
   CANCELED: 1,
 };
-
-export interface DemoGameInfo {
-  /** Fixture key every id of the event derives from. */
-  key: string;
-  eventId: Id;
-  gameId: Id | null;
-  type: 'Game' | 'Future';
-  league: string;
-  description: string;
-  scheduledStart: number;
-  /** League-typical wall-clock length of the game, ms (0 for futures). */
-  durationMs: number;
-  homeTeamId: Id | null;
-  awayTeamId: Id | null;
-  /** Rating-model line of the game (null for futures). */
-  line: GameLine | null;
-  /** Status once the slate's commands are applied. */
-  status: EventStatus;
-  /** Final score of FINAL games. */
-  score: FinalScore | null;
-  /** Markets with their fair probability of outcome 0 (pregame fair; for live games, at kickoff). */
-  markets: DemoMarketInfo[];
-}
 
 export interface DemoSlate {
   commands: CommandInput[];

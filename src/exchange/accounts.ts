@@ -1,10 +1,19 @@
-// Accounts and money movements: account creation, wallets (packed, see WS in state.ts), deposits and
+// Accounts and money movements: account creation, wallets (packed, see WALLET_SLOTS in state.ts), deposits and
 // withdrawals with their ledger entries.
 
 import { touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { NIL } from './order-pool.ts';
-import { type Account, accountOf, type Cmd, CUR_INDEX, type ExchangeState, ok, WS } from './state.ts';
+import {
+  type Account,
+  accountOf,
+  type Cmd,
+  CUR_INDEX,
+  type ExchangeState,
+  ok,
+  WALLET_RESERVED,
+  WALLET_SLOTS,
+} from './state.ts';
 import type { CommandResult, Id } from './types.ts';
 
 export function createAccount(s: ExchangeState, c: Cmd<'CreateAccount'>): CommandResult {
@@ -23,10 +32,10 @@ export function newAccount(s: ExchangeState, id: Id): Account {
     positions: new Map(),
     clientOrders: new Map(),
   };
-  if ((a.idx + 1) * WS > s.wal.length) {
-    const grown = new Float64Array(s.wal.length * 2);
-    grown.set(s.wal);
-    s.wal = grown;
+  if ((a.idx + 1) * WALLET_SLOTS > s.wallets.length) {
+    const grown = new Float64Array(s.wallets.length * 2);
+    grown.set(s.wallets);
+    s.wallets = grown;
   }
   s.accounts.push(a);
   s.accountIdx.set(id, a.idx);
@@ -36,26 +45,32 @@ export function newAccount(s: ExchangeState, id: Id): Account {
 export function moneyCmd(
   s: ExchangeState,
   c: Cmd<'Deposit'> | Cmd<'Withdraw'>,
-): { a: Account; ci: number } | CommandResult {
-  const ai = accountOf(s, c);
-  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
-  const ci = CUR_INDEX[c.currency];
-  if (ci === undefined) return reject('INVALID_CURRENCY');
+): { a: Account; currencyIndex: number } | CommandResult {
+  const accountIndex = accountOf(s, c);
+  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
+  const currencyIndex = CUR_INDEX[c.currency];
+  if (currencyIndex === undefined) return reject('INVALID_CURRENCY');
   if (!isSafePos(c.amount))
     return reject('INVALID_AMOUNT', 'amount must be a positive integer of 1e-5 units');
-  return { a: s.accounts[ai]!, ci };
+  return { a: s.accounts[accountIndex]!, currencyIndex };
 }
 
 export function deposit(s: ExchangeState, c: Cmd<'Deposit'>): CommandResult {
   const r = moneyCmd(s, c);
   if ('ok' in r) return r;
-  const { a, ci } = r;
-  if (!Number.isSafeInteger(s.wal[a.idx * WS + ci]! + s.wal[a.idx * WS + 2 + ci]! + c.amount)) {
+  const { a, currencyIndex } = r;
+  if (
+    !Number.isSafeInteger(
+      s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! +
+        s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! +
+        c.amount,
+    )
+  ) {
     return reject('INVALID_AMOUNT', 'balance would leave the safe integer range');
   }
-  s.wal[a.idx * WS + ci]! += c.amount;
-  s.deposits[ci]! += c.amount;
-  touchWallet(s, a, ci);
+  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! += c.amount;
+  s.deposits[currencyIndex]! += c.amount;
+  touchWallet(s, a, currencyIndex);
   s.ev.push({
     kind: 'LedgerEntry',
     accountId: a.id,
@@ -70,11 +85,11 @@ export function deposit(s: ExchangeState, c: Cmd<'Deposit'>): CommandResult {
 export function withdraw(s: ExchangeState, c: Cmd<'Withdraw'>): CommandResult {
   const r = moneyCmd(s, c);
   if ('ok' in r) return r;
-  const { a, ci } = r;
-  if (s.wal[a.idx * WS + ci]! < c.amount) return reject('INSUFFICIENT_FUNDS');
-  s.wal[a.idx * WS + ci]! -= c.amount;
-  s.withdrawals[ci]! += c.amount;
-  touchWallet(s, a, ci);
+  const { a, currencyIndex } = r;
+  if (s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! < c.amount) return reject('INSUFFICIENT_FUNDS');
+  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! -= c.amount;
+  s.withdrawals[currencyIndex]! += c.amount;
+  touchWallet(s, a, currencyIndex);
   s.ev.push({
     kind: 'LedgerEntry',
     accountId: a.id,

@@ -5,11 +5,11 @@ import { accountOf, type Cmd, type ExchangeState, ok } from './state.ts';
 import type { CommandResult } from './types.ts';
 
 export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandResult {
-  // the order must be resting and the account's (no { ai, h } object per cancel: hot path)
-  const ai = accountOf(s, c);
-  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
+  // the order must be resting and the account's (no { accountIndex, h } object per cancel: hot path)
+  const accountIndex = accountOf(s, c);
+  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
   const h = s.orderIdx.get(c.orderId);
-  if (h < 0 || s.pool.i32[h * IW + I_ACCOUNT] !== ai) return reject('ORDER_NOT_FOUND');
+  if (h < 0 || s.pool.i32[h * IW + I_ACCOUNT] !== accountIndex) return reject('ORDER_NOT_FOUND');
   cancelHandle(s, h, 'USER', c.ts, c.orderId);
   return ok(s);
 }
@@ -20,8 +20,8 @@ export function cancelOrder(s: ExchangeState, c: Cmd<'CancelOrder'>): CommandRes
  * an OrderCanceled event in the result.
  */
 export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandResult {
-  const ai = accountOf(s, c);
-  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
+  const accountIndex = accountOf(s, c);
+  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
   let inScope: (h: number) => boolean;
   if (c.scope === 'all') inScope = () => true;
   else if (c.scope === 'event') {
@@ -29,17 +29,18 @@ export function cancelOrders(s: ExchangeState, c: Cmd<'CancelOrders'>): CommandR
     if (!ev) return reject('EVENT_NOT_FOUND');
     inScope = (h) => s.markets[s.pool.i32[h * IW + I_BOOK]! >> 1]!.event === ev;
   } else if (c.scope === 'market') {
-    const mi = c.scopeId === undefined ? undefined : s.marketIdx.get(c.scopeId);
-    if (mi === undefined) return reject('MARKET_NOT_FOUND');
-    inScope = (h) => s.pool.i32[h * IW + I_BOOK]! >> 1 === mi;
+    const marketIndex = c.scopeId === undefined ? undefined : s.marketIdx.get(c.scopeId);
+    if (marketIndex === undefined) return reject('MARKET_NOT_FOUND');
+    inScope = (h) => s.pool.i32[h * IW + I_BOOK]! >> 1 === marketIndex;
   } else return reject('VALIDATION_FAILED', 'scope: all, event or market');
   if (c.orderIds !== undefined && !Array.isArray(c.orderIds))
     return reject('VALIDATION_FAILED', 'orderIds: array');
-  const a = s.accounts[ai]!;
+  const a = s.accounts[accountIndex]!;
   if (c.orderIds) {
     for (const id of c.orderIds) {
       const h = s.orderIdx.get(id);
-      if (h >= 0 && s.pool.i32[h * IW + I_ACCOUNT] === ai && inScope(h)) cancelHandle(s, h, 'USER', c.ts, id);
+      if (h >= 0 && s.pool.i32[h * IW + I_ACCOUNT] === accountIndex && inScope(h))
+        cancelHandle(s, h, 'USER', c.ts, id);
     }
   } else {
     for (let h = a.head; h !== NIL; ) {

@@ -1,3 +1,4 @@
+import { catalogChanged } from './change-tracking.ts';
 import { isSafeNonNeg, isStr, reject } from './command-checks.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import { doSettle } from './settlement.ts';
@@ -14,11 +15,6 @@ import {
   type MarketSpec,
   type OutcomeRecord,
 } from './types.ts';
-
-export function catalogChanged(s: ExchangeState, eventIds: Id[], marketIds: Id[]): void {
-  s.catalogVersion++;
-  s.ev.push({ kind: 'CatalogChanged', eventIds, marketIds });
-}
 
 export function createLeague(s: ExchangeState, c: Cmd<'CreateLeague'>): CommandResult {
   if (!isStr(c.code) || typeof c.name !== 'string')
@@ -206,9 +202,9 @@ export function setEventStatus(s: ExchangeState, c: Cmd<'SetEventStatus'>): Comm
   if (c.status === 'CANCELED') {
     // A canceled event voids every unsettled market.
     for (const mid of ev.marketIds) {
-      const ms = s.markets[s.marketIdx.get(mid)!]!;
-      if (ms.rec.status !== 'SETTLED') {
-        doSettle(s, ms, 'PUSH', c.ts);
+      const market = s.markets[s.marketIdx.get(mid)!]!;
+      if (market.rec.status !== 'SETTLED') {
+        doSettle(s, market, 'PUSH', c.ts);
         touched.push(mid);
       }
     }
@@ -233,15 +229,15 @@ export function setGameScore(s: ExchangeState, c: Cmd<'SetGameScore'>): CommandR
 }
 
 export function setMarketStatus(s: ExchangeState, c: Cmd<'SetMarketStatus'>): CommandResult {
-  const mi = s.marketIdx.get(c.marketId);
-  if (mi === undefined) return reject('MARKET_NOT_FOUND');
-  const ms = s.markets[mi]!;
+  const marketIndex = s.marketIdx.get(c.marketId);
+  if (marketIndex === undefined) return reject('MARKET_NOT_FOUND');
+  const market = s.markets[marketIndex]!;
   if (c.status !== 'OPEN' && c.status !== 'CLOSED')
     return reject('VALIDATION_FAILED', 'status: OPEN or CLOSED');
-  if (ms.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');
-  if (ms.rec.status === c.status) return reject('INVALID_TRANSITION', `market is already ${c.status}`);
-  ms.rec.status = c.status;
-  if (c.status === 'CLOSED') cancelMarketOrders(s, mi, c.ts);
-  catalogChanged(s, [ms.event.id], [ms.rec.id]);
+  if (market.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');
+  if (market.rec.status === c.status) return reject('INVALID_TRANSITION', `market is already ${c.status}`);
+  market.rec.status = c.status;
+  if (c.status === 'CLOSED') cancelMarketOrders(s, marketIndex, c.ts);
+  catalogChanged(s, [market.event.id], [market.rec.id]);
   return ok(s);
 }

@@ -1,18 +1,28 @@
 import { positionRecord } from './records.ts';
-import { type Account, type ExchangeState, type Pos, WS } from './state.ts';
-import { CURRENCIES } from './types.ts';
+import { type Account, type ExchangeState, type Pos, WALLET_SLOTS, WALLET_STAMP } from './state.ts';
+import { CURRENCIES, type Id } from './types.ts';
 
-export function touchBook(s: ExchangeState, bi: number): void {
-  if (s.bookStamp[bi] !== s.stamp) {
-    s.bookStamp[bi] = s.stamp;
-    s.touchedBooks[s.nBooks++] = bi;
+/**
+ * A catalog change (a league, team, event or market created, a status or score changed, a market
+ * settled): the catalog version the read caches key on moves, and one CatalogChanged event names
+ * what changed. Emitted at once, not batched like the touches below.
+ */
+export function catalogChanged(s: ExchangeState, eventIds: Id[], marketIds: Id[]): void {
+  s.catalogVersion++;
+  s.ev.push({ kind: 'CatalogChanged', eventIds, marketIds });
+}
+
+export function touchBook(s: ExchangeState, bookIndex: number): void {
+  if (s.bookStamp[bookIndex] !== s.stamp) {
+    s.bookStamp[bookIndex] = s.stamp;
+    s.touchedBooks[s.nBooks++] = bookIndex;
   }
 }
 
-export function touchWallet(s: ExchangeState, a: Account, ci: number): void {
-  if (s.wal[a.idx * WS + 4 + ci] !== s.stamp) {
-    s.wal[a.idx * WS + 4 + ci] = s.stamp;
-    s.touchedWallets[s.nWallets++] = a.idx * 2 + ci;
+export function touchWallet(s: ExchangeState, a: Account, currencyIndex: number): void {
+  if (s.wallets[a.idx * WALLET_SLOTS + WALLET_STAMP + currencyIndex] !== s.stamp) {
+    s.wallets[a.idx * WALLET_SLOTS + WALLET_STAMP + currencyIndex] = s.stamp;
+    s.touchedWallets[s.nWallets++] = a.idx * 2 + currencyIndex;
   }
 }
 
@@ -37,12 +47,12 @@ export function flushTouched(s: ExchangeState): void {
     return;
   }
   for (let i = 0; i < nb; i++) {
-    const bi = s.touchedBooks[i]!;
-    s.bookSeqs[bi]!++;
+    const bookIndex = s.touchedBooks[i]!;
+    s.bookSeqs[bookIndex]!++;
     s.ev.push({
       kind: 'BookChanged',
-      marketId: s.markets[bi >> 1]!.rec.id,
-      currency: CURRENCIES[bi & 1]!,
+      marketId: s.markets[bookIndex >> 1]!.rec.id,
+      currency: CURRENCIES[bookIndex & 1]!,
     });
   }
   for (let i = 0; i < nw; i++) {

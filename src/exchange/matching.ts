@@ -35,10 +35,18 @@ import {
   ok,
   outcomeOf,
   type Pos,
-  WS,
+  WALLET_RESERVED,
+  WALLET_SLOTS,
 } from './state.ts';
 import { isTick, ONE, TICK_INDEX, TICKS } from './ticks.ts';
-import { type CommandResult, type DomainEvent, type Fill, type OrderRecord, TIFS } from './types.ts';
+import {
+  type CommandResult,
+  type DomainEvent,
+  type Fill,
+  type OrderRecord,
+  RESTING_TIFS,
+  TIFS,
+} from './types.ts';
 import {
   feeDenominator,
   feeNumerator,
@@ -58,25 +66,30 @@ const TAKER_SUFFIX = Array.from({ length: FILL_SUFFIXES }, (_, i) => `:${i + 1}:
 /** Reserves OrderPlaced's slot at the head of a PlaceOrder's events; always overwritten. */
 const PLACEHOLDER: DomainEvent = { kind: 'LocksChanged' };
 
+/** By TIF code (the index in TIFS): whether the remainder may rest (RESTING_TIFS), one load per order. */
+const TIF_CODE_MAY_REST: readonly boolean[] = TIFS.map((tif) => RESTING_TIFS.has(tif));
+
 /** The largest time value ECMAScript's Date represents (ECMA-262 §21.4.1.1). */
 const MAX_TIME_MS = 8.64e15;
 
 export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
-  const ai = accountOf(s, c);
-  if (ai === undefined) return reject('ACCOUNT_NOT_FOUND');
-  const a = s.accounts[ai]!;
-  const ci = CUR_INDEX[c.currency];
-  if (ci === undefined) return reject('INVALID_CURRENCY');
-  const wal = s.wal;
-  const aw = ai * WS + ci; // the taker's available slot; reserved is aw + 2
+  const accountIndex = accountOf(s, c);
+  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
+  const a = s.accounts[accountIndex]!;
+  const currencyIndex = CUR_INDEX[c.currency];
+  if (currencyIndex === undefined) return reject('INVALID_CURRENCY');
+  const wallets = s.wallets;
+  const takerAvailable = accountIndex * WALLET_SLOTS + currencyIndex; // the taker's wallet slots
+  const takerReserved = takerAvailable + WALLET_RESERVED;
   const tifCode = TIFS.indexOf(c.tif);
   if (tifCode < 0) return reject('INVALID_TIF');
   const tick = c.price;
   if (!isTick(tick)) return reject('INVALID_PRICE');
   const qty = c.qty;
-  const cost = tick * qty * MONEY_PER_TICK_MCU[ci]!;
-  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[ci]!)) return reject('INVALID_QTY');
+  const cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[currencyIndex]!))
+    return reject('INVALID_QTY');
   let expiresAt = -1;
   if (c.tif === 'GTT') {
     // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the
@@ -93,74 +106,75 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // The id is parsed once: the index keeps it as its current key until the order rests below.
   const idHash = s.orderIdx.key(c.orderId);
   if (s.orderIdx.findKey(idHash) >= 0) return reject('ALREADY_EXISTS', `order ${c.orderId} exists`);
-  const coid = c.clientOrderId ?? null;
-  if (coid !== null && (typeof coid !== 'string' || coid.length === 0)) {
+  const clientOrderId = c.clientOrderId ?? null;
+  if (clientOrderId !== null && (typeof clientOrderId !== 'string' || clientOrderId.length === 0)) {
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
   }
-  if (coid !== null && a.clientOrders.has(coid)) return reject('DUPLICATE_CLIENT_ORDER_ID');
+  if (clientOrderId !== null && a.clientOrders.has(clientOrderId)) return reject('DUPLICATE_CLIENT_ORDER_ID');
   const ref = outcomeOf(s, c);
   if (ref === undefined) return reject('OUTCOME_NOT_FOUND');
-  const mi = ref >> 1;
+  const marketIndex = ref >> 1;
   const side = ref & 1;
-  const ms = s.markets[mi]!;
-  if (ms.rec.status !== 'OPEN') return reject('MARKET_NOT_OPEN');
-  const es = ms.event.status;
+  const market = s.markets[marketIndex]!;
+  if (market.rec.status !== 'OPEN') return reject('MARKET_NOT_OPEN');
+  const eventStatus = market.event.status;
   // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
-  if (es !== 'OPEN_PREGAME' && es !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
-  if (isLocked(s, ms.event.id, c.ts)) return reject('TRADING_LOCKED');
+  if (eventStatus !== 'OPEN_PREGAME' && eventStatus !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
+  if (isLocked(s, market.event.id, c.ts)) return reject('TRADING_LOCKED');
   // Live fills pay a taker fee; its worst case is reserved with the cost so the wallet can never
   // go negative (DESIGN.md §4; docs/exchange.md "Fees").
-  const live = es === 'OPEN_INGAME' && s.feePpm > 0;
+  const live = eventStatus === 'OPEN_INGAME' && s.feePpm > 0;
   const feeCap = live ? maxTakerFee(s.feePpm, tick, qty, c.currency) : 0;
-  if (wal[aw]! < cost + feeCap) return reject('INSUFFICIENT_FUNDS');
+  if (wallets[takerAvailable]! < cost + feeCap) return reject('INSUFFICIENT_FUNDS');
 
-  const bi = mi * 2 + ci;
-  const b = book(s, bi);
+  const bookIndex = marketIndex * 2 + currencyIndex;
+  const b = book(s, bookIndex);
   const opp = side ^ 1;
   const oppBase = b.base[opp]!; // nothing in the loop below widens the book
   const minTick = ONE - tick; // resting bids on the other outcome at q >= this cross
   const bestOpp = b.best[opp]!;
   const crosses = bestOpp >= 0 && TICKS[bestOpp]! >= minTick;
   if (c.tif === 'PO' && crosses) return reject('POST_ONLY_WOULD_TAKE');
-  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, ai) < qty) return reject('FOK_NOT_FILLED');
+  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, accountIndex) < qty)
+    return reject('FOK_NOT_FILLED');
 
   // ---- accepted: reserve, match, rest or cancel the remainder
   const pool = s.pool;
   const taker = c.orderId;
   const seqNo = s.orderSeq++;
-  wal[aw]! -= cost + feeCap;
-  wal[aw + 2]! += cost + feeCap;
-  touchWallet(s, a, ci);
+  wallets[takerAvailable]! -= cost + feeCap;
+  wallets[takerReserved]! += cost + feeCap;
+  touchWallet(s, a, currencyIndex);
   const emit = s.emitEvents;
   const placedAt = s.ev.length; // OrderPlaced goes first; filled in once the outcome is known
   if (emit) s.ev.push(PLACEHOLDER);
-  if (coid !== null) a.clientOrders.set(coid, taker);
+  if (clientOrderId !== null) a.clientOrders.set(clientOrderId, taker);
 
   let rem = qty;
   let nFills = 0;
   let washed = false;
   let feeNum = 0n;
   let feeSoFar = 0;
-  const mpt = MONEY_PER_TICK_MCU[ci]!;
+  const moneyPerTick = MONEY_PER_TICK_MCU[currencyIndex]!;
   if (crosses) {
     const feeDen = live ? feeDenominator(c.currency) : 1n;
-    const takerKey = (mi * 2 + side) * 2 + ci;
-    const makerKey = (mi * 2 + opp) * 2 + ci;
+    const takerKey = (marketIndex * 2 + side) * 2 + currencyIndex;
+    const makerKey = (marketIndex * 2 + opp) * 2 + currencyIndex;
     let takerPos: Pos | null = null;
-    let li = bestOpp;
-    while (rem > 0 && li >= 0 && TICKS[li]! >= minTick) {
-      const slot = oppBase + li;
-      const q = TICKS[li]!;
+    let level = bestOpp;
+    while (rem > 0 && level >= 0 && TICKS[level]! >= minTick) {
+      const slot = oppBase + level;
+      const q = TICKS[level]!;
       let h = b.head[slot]!;
       while (rem > 0 && h !== NIL) {
-        const mAi = pool.i32[h * IW + I_ACCOUNT]!;
+        const makerAccountIndex = pool.i32[h * IW + I_ACCOUNT]!;
         const makerQty = pool.f64[h * FW + F_QTY]!;
         const m = Math.min(rem, makerQty);
         if (nFills === s.fMaker.length) growFills(s);
         s.fMaker[nFills] = h;
         s.fQty[nFills] = m;
-        s.fLevel[nFills] = li;
-        if (mAi === ai) {
+        s.fLevel[nFills] = level;
+        if (makerAccountIndex === accountIndex) {
           // Self-trade prevention: both orders are cancelled, no money moves (DESIGN.md §4).
           s.fWash[nFills] = 1;
           s.fFee[nFills] = 0;
@@ -169,16 +183,16 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
           break;
         }
         s.fWash[nFills] = 0;
-        const mk = s.accounts[mAi]!;
-        const makerCost = q * m * mpt;
-        const takerCost = (ONE - q) * m * mpt;
+        const mk = s.accounts[makerAccountIndex]!;
+        const makerCost = q * m * moneyPerTick;
+        const takerCost = (ONE - q) * m * moneyPerTick;
         // maker: reserved collateral becomes position cost
-        wal[mAi * WS + 2 + ci]! -= makerCost;
-        touchWallet(s, mk, ci);
+        wallets[makerAccountIndex * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! -= makerCost;
+        touchWallet(s, mk, currencyIndex);
         // taker: reserved at its limit, pays 1000 − q; the improvement goes back to available
-        wal[aw + 2]! -= tick * m * mpt;
-        wal[aw]! += (tick - (ONE - q)) * m * mpt;
-        ms.collateral[ci]! += makerCost + takerCost;
+        wallets[takerReserved]! -= tick * m * moneyPerTick;
+        wallets[takerAvailable]! += (tick - (ONE - q)) * m * moneyPerTick;
+        market.collateral[currencyIndex]! += makerCost + takerCost;
         let fee = 0;
         if (live) {
           // Cumulative rounding: fees of one order sum to round(Σ exact) ≤ the reserved cap.
@@ -186,14 +200,14 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
           const total = roundHalfUp(feeNum, feeDen);
           fee = total - feeSoFar;
           feeSoFar = total;
-          wal[aw + 2]! -= fee;
-          s.fees[ci]! += fee;
+          wallets[takerReserved]! -= fee;
+          s.fees[currencyIndex]! += fee;
         }
         s.fFee[nFills] = fee;
         nFills++;
-        addPosition(s, mk, posFor(mk, makerKey), m, makerCost, ms);
+        addPosition(s, mk, posFor(mk, makerKey), m, makerCost, market);
         if (takerPos === null) takerPos = posFor(a, takerKey);
-        addPosition(s, a, takerPos, m, takerCost, ms);
+        addPosition(s, a, takerPos, m, takerCost, market);
         rem -= m;
         const next = pool.i32[h * IW + I_NEXT]!;
         const left = makerQty - m;
@@ -204,15 +218,15 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         h = next;
       }
       if (washed || rem === 0) break;
-      li = b.best[opp]!; // the level emptied: unlink moved best to the next one down
+      level = b.best[opp]!; // the level emptied: unlink moved best to the next one down
     }
   }
 
   // ---- events for the fills (materialized after the loop)
   const bookTouched = nFills > 0;
   if (nFills > 0) {
-    const outA = ms.outcomes[side]!;
-    const outB = ms.outcomes[opp]!;
+    const outA = market.outcomes[side]!;
+    const outB = market.outcomes[opp]!;
     let filledQty = 0;
     let lastQ = -1; // the last traded maker price: the outcomes' last prices, set once below
     let washMaker = NIL;
@@ -238,7 +252,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         accountId: mkId,
         orderId: s.orderIdx.idOf(h),
         outcomeId: outB.id,
-        marketId: ms.rec.id,
+        marketId: market.rec.id,
         currency: c.currency,
         price: q,
         qty: m,
@@ -254,7 +268,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         accountId: a.id,
         orderId: taker,
         outcomeId: outA.id,
-        marketId: ms.rec.id,
+        marketId: market.rec.id,
         currency: c.currency,
         price: ONE - q,
         qty: m,
@@ -271,7 +285,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       outB.last[c.currency] = lastQ;
     }
     if (washMaker !== NIL) cancelHandle(s, washMaker, 'WASH', c.ts);
-    ms.rec.volume[c.currency] += filledQty;
+    market.rec.volume[c.currency] += filledQty;
     if (feeSoFar > 0 && emit) {
       s.ev.push({
         kind: 'LedgerEntry',
@@ -285,15 +299,15 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   }
   if (live) {
     // release the unused part of the fee reservation
-    wal[aw + 2]! -= feeCap - feeSoFar;
-    wal[aw]! += feeCap - feeSoFar;
+    wallets[takerReserved]! -= feeCap - feeSoFar;
+    wallets[takerAvailable]! += feeCap - feeSoFar;
   }
 
-  const rests = rem > 0 && !washed && (tifCode === 0 || tifCode === 1 || tifCode === 4);
+  const rests = rem > 0 && !washed && TIF_CODE_MAY_REST[tifCode]!;
   if (rests) {
     const h = pool.alloc();
-    pool.i32[h * IW + I_BOOK] = bi;
-    pool.i32[h * IW + I_ACCOUNT] = ai;
+    pool.i32[h * IW + I_BOOK] = bookIndex;
+    pool.i32[h * IW + I_ACCOUNT] = accountIndex;
     pool.i32[h * IW + I_SIDE] = side;
     pool.i32[h * IW + I_TIF] = tifCode;
     pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick]!;
@@ -304,23 +318,23 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     pool.f64[h * FW + F_EXPIRES_AT] = expiresAt;
     pool.f64[h * FW + F_SEQ_NO] = seqNo;
     if (c.flags != null) pool.flags.set(h, c.flags);
-    if (coid !== null) pool.clientOrderId.set(h, coid);
+    if (clientOrderId !== null) pool.clientOrderId.set(h, clientOrderId);
     s.orderIdx.insertKey(idHash, h); // nothing parsed another id since the validation
     link(s, h, b, a);
     if (expiresAt >= 0) {
       s.expiries.push(expiresAt, seqNo, h);
       s.gttLive++;
     }
-    if (emit) placedRecord(s, placedAt, c, a, ms, rem, expiresAt, coid, false, true);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, false, true);
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {
-      wal[aw + 2]! -= tick * rem * mpt;
-      wal[aw]! += tick * rem * mpt;
+      wallets[takerReserved]! -= tick * rem * moneyPerTick;
+      wallets[takerAvailable]! += tick * rem * moneyPerTick;
     }
-    if (emit) placedRecord(s, placedAt, c, a, ms, rem, expiresAt, coid, washed, false);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false);
   }
-  if (rests || bookTouched) touchBook(s, bi);
+  if (rests || bookTouched) touchBook(s, bookIndex);
   return ok(s);
 }
 
@@ -335,10 +349,10 @@ export function placedRecord(
   placedAt: number,
   c: Cmd<'PlaceOrder'>,
   a: Account,
-  ms: MarketState,
+  market: MarketState,
   rem: number,
   expiresAt: number,
-  coid: string | null,
+  clientOrderId: string | null,
   washed: boolean,
   rests: boolean,
 ): void {
@@ -346,7 +360,7 @@ export function placedRecord(
     id: c.orderId,
     accountId: a.id,
     outcomeId: c.outcomeId,
-    marketId: ms.rec.id,
+    marketId: market.rec.id,
     currency: c.currency,
     price: c.price,
     qty: rem,
@@ -354,7 +368,7 @@ export function placedRecord(
     tif: c.tif,
     expiresAt: expiresAt >= 0 ? expiresAt : null,
     flags: c.flags ?? null,
-    clientOrderId: coid,
+    clientOrderId: clientOrderId,
     status: rests ? 'RESTING' : rem === 0 ? 'FILLED' : 'CANCELED',
     createdAt: c.ts,
     updatedAt: c.ts,
@@ -383,14 +397,14 @@ export function fillable(
   opp: number,
   minTick: number,
   want: number,
-  ai: number,
+  accountIndex: number,
 ): number {
   let got = 0;
   const lo = b.lo[opp]!;
   const base = b.base[opp]!;
-  for (let li = b.best[opp]!; li >= lo && TICKS[li]! >= minTick; li--) {
-    for (let h = b.head[base + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
-      if (s.pool.i32[h * IW + I_ACCOUNT] === ai) return got;
+  for (let level = b.best[opp]!; level >= lo && TICKS[level]! >= minTick; level--) {
+    for (let h = b.head[base + level]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
+      if (s.pool.i32[h * IW + I_ACCOUNT] === accountIndex) return got;
       got += s.pool.f64[h * FW + F_QTY]!;
       if (got >= want) return got;
     }

@@ -1,5 +1,5 @@
 import { touchPos, touchWallet } from './change-tracking.ts';
-import { type Account, type ExchangeState, type MarketState, type Pos, WS } from './state.ts';
+import { type Account, type ExchangeState, type MarketState, type Pos, WALLET_SLOTS } from './state.ts';
 import { CURRENCIES } from './types.ts';
 import { MONEY_PER_MCU, mulDivFloor } from './units.ts';
 
@@ -32,7 +32,7 @@ export function addPosition(
   p: Pos,
   size: number,
   cost: number,
-  ms: MarketState,
+  market: MarketState,
 ): void {
   p.size += size;
   p.cost += cost;
@@ -42,22 +42,22 @@ export function addPosition(
   // Netting (DESIGN.md §4): pairs of both outcomes pay exactly one payout, whatever happens, so
   // they are merged and the payout returns to the wallet now. Each side's cost shrinks pro rata.
   const pairs = Math.min(p.size, o.size);
-  const ci = p.key & 1;
-  const pay = pairs * MONEY_PER_MCU[ci]!;
+  const currencyIndex = p.key & 1;
+  const pay = pairs * MONEY_PER_MCU[currencyIndex]!;
   shrinkPosition(s, a, p, pairs);
   shrinkPosition(s, a, o, pairs);
-  s.wal[a.idx * WS + ci]! += pay;
-  ms.collateral[ci]! -= pay;
-  s.paidOut[ci]! += pay;
-  touchWallet(s, a, ci);
+  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! += pay;
+  market.collateral[currencyIndex]! -= pay;
+  s.paidOut[currencyIndex]! += pay;
+  touchWallet(s, a, currencyIndex);
   if (s.emitEvents)
     s.ev.push({
       kind: 'LedgerEntry',
       accountId: a.id,
-      currency: CURRENCIES[ci]!,
+      currency: CURRENCIES[currencyIndex]!,
       entryKind: 'NET',
       amount: pay,
-      ref: ms.rec.id,
+      ref: market.rec.id,
     });
 }
 

@@ -3,7 +3,7 @@
 
 import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
 import { orderRecord, positionRecord } from './records.ts';
-import { type Book, CUR_INDEX, type ExchangeState, WS } from './state.ts';
+import { type Book, CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import { ONE, TICKS } from './ticks.ts';
 import type {
   Currency,
@@ -60,8 +60,8 @@ export function eventsSorted(s: ExchangeState): readonly EventRecord[] {
 }
 
 export function market(s: ExchangeState, id: Id): MarketRecord | undefined {
-  const mi = s.marketIdx.get(id);
-  return mi === undefined ? undefined : s.markets[mi]!.rec;
+  const marketIndex = s.marketIdx.get(id);
+  return marketIndex === undefined ? undefined : s.markets[marketIndex]!.rec;
 }
 
 export function outcome(s: ExchangeState, id: Id): OutcomeRecord | undefined {
@@ -69,16 +69,16 @@ export function outcome(s: ExchangeState, id: Id): OutcomeRecord | undefined {
 }
 
 export function bookSeq(s: ExchangeState, marketId: Id, currency: Currency): number {
-  const mi = s.marketIdx.get(marketId);
-  return mi === undefined ? 0 : s.bookSeqs[mi * 2 + CUR_INDEX[currency]!]!;
+  const marketIndex = s.marketIdx.get(marketId);
+  return marketIndex === undefined ? 0 : s.bookSeqs[marketIndex * 2 + CUR_INDEX[currency]!]!;
 }
 
 export function sideLevels(b: Book, side: number, toOne: boolean): Level[] {
   const out: Level[] = [];
   const base = b.base[side]!;
-  for (let li = b.best[side]!; li >= b.lo[side]!; li--) {
-    if (b.head[base + li] !== NIL)
-      out.push({ price: toOne ? ONE - TICKS[li]! : TICKS[li]!, qty: b.qty[base + li]! });
+  for (let level = b.best[side]!; level >= b.lo[side]!; level--) {
+    if (b.head[base + level] !== NIL)
+      out.push({ price: toOne ? ONE - TICKS[level]! : TICKS[level]!, qty: b.qty[base + level]! });
   }
   return out;
 }
@@ -88,8 +88,8 @@ export function bookLevels(
   marketId: Id,
   currency: Currency,
 ): { bids: Level[]; asks: Level[] } {
-  const mi = s.marketIdx.get(marketId);
-  const b = mi === undefined ? undefined : s.books[mi * 2 + CUR_INDEX[currency]!];
+  const marketIndex = s.marketIdx.get(marketId);
+  const b = marketIndex === undefined ? undefined : s.books[marketIndex * 2 + CUR_INDEX[currency]!];
   if (!b) return { bids: [], asks: [] };
   return { bids: sideLevels(b, 0, false), asks: sideLevels(b, 1, true) };
 }
@@ -100,8 +100,8 @@ export function restingOrders(s: ExchangeState, outcomeId: Id, currency: Currenc
   if (!b || ref === undefined) return [];
   const side = ref & 1;
   const out: OrderRecord[] = [];
-  for (let li = b.best[side]!; li >= b.lo[side]!; li--) {
-    for (let h = b.head[b.base[side]! + li]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
+  for (let level = b.best[side]!; level >= b.lo[side]!; level--) {
+    for (let h = b.head[b.base[side]! + level]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
       out.push(orderRecord(s, h, 'RESTING'));
     }
   }
@@ -117,8 +117,8 @@ export function bestBid(
   const b = ref === undefined ? undefined : s.books[(ref >> 1) * 2 + CUR_INDEX[currency]!];
   if (!b || ref === undefined) return null;
   const side = ref & 1;
-  const li = b.best[side]!;
-  return li < 0 ? null : { price: TICKS[li]!, qty: b.qty[b.base[side]! + li]! };
+  const level = b.best[side]!;
+  return level < 0 ? null : { price: TICKS[level]!, qty: b.qty[b.base[side]! + level]! };
 }
 
 export function hasAccount(s: ExchangeState, accountId: Id): boolean {
@@ -126,19 +126,22 @@ export function hasAccount(s: ExchangeState, accountId: Id): boolean {
 }
 
 export function wallet(s: ExchangeState, accountId: Id, currency: Currency): Wallet | undefined {
-  const ai = s.accountIdx.get(accountId);
-  const ci = CUR_INDEX[currency];
-  if (ai === undefined || ci === undefined) return undefined;
-  const a = s.accounts[ai]!;
-  return { available: s.wal[a.idx * WS + ci]!, reserved: s.wal[a.idx * WS + 2 + ci]! };
+  const accountIndex = s.accountIdx.get(accountId);
+  const currencyIndex = CUR_INDEX[currency];
+  if (accountIndex === undefined || currencyIndex === undefined) return undefined;
+  const a = s.accounts[accountIndex]!;
+  return {
+    available: s.wallets[a.idx * WALLET_SLOTS + currencyIndex]!,
+    reserved: s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]!,
+  };
 }
 
 export function openOrders(s: ExchangeState, accountId: Id, currency?: Currency): OrderRecord[] {
-  const ai = s.accountIdx.get(accountId);
-  if (ai === undefined) return [];
+  const accountIndex = s.accountIdx.get(accountId);
+  if (accountIndex === undefined) return [];
   const out: OrderRecord[] = [];
   const want = currency === undefined ? -1 : CUR_INDEX[currency]!;
-  for (let h = s.accounts[ai]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
+  for (let h = s.accounts[accountIndex]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
     if (want < 0 || (s.pool.i32[h * IW + I_BOOK]! & 1) === want) out.push(orderRecord(s, h, 'RESTING'));
   }
   return out;
@@ -150,9 +153,9 @@ export function order(s: ExchangeState, orderId: Id): OrderRecord | undefined {
 }
 
 export function positions(s: ExchangeState, accountId: Id, currency?: Currency): Position[] {
-  const ai = s.accountIdx.get(accountId);
-  if (ai === undefined) return [];
-  const a = s.accounts[ai]!;
+  const accountIndex = s.accountIdx.get(accountId);
+  if (accountIndex === undefined) return [];
+  const a = s.accounts[accountIndex]!;
   const want = currency === undefined ? -1 : CUR_INDEX[currency]!;
   const out: Position[] = [];
   for (const p of a.positions.values()) {
@@ -166,8 +169,8 @@ export function orderIdForClientOrderId(
   accountId: Id,
   clientOrderId: string,
 ): Id | undefined {
-  const ai = s.accountIdx.get(accountId);
-  return ai === undefined ? undefined : s.accounts[ai]!.clientOrders.get(clientOrderId);
+  const accountIndex = s.accountIdx.get(accountId);
+  return accountIndex === undefined ? undefined : s.accounts[accountIndex]!.clientOrders.get(clientOrderId);
 }
 
 /**

@@ -20,13 +20,13 @@ import { CURRENCIES, type OrderRecord, type OrderStatus, type Position, TIFS } f
 /** The record of resting order `h`; `id` when the caller has its string (else it is formatted). */
 export function orderRecord(s: ExchangeState, h: number, status: OrderStatus, id?: string): OrderRecord {
   const pool = s.pool;
-  const ms = s.markets[pool.i32[h * IW + I_BOOK]! >> 1]!;
+  const market = s.markets[pool.i32[h * IW + I_BOOK]! >> 1]!;
   const exp = pool.f64[h * FW + F_EXPIRES_AT]!;
   return {
     id: id ?? s.orderIdx.idOf(h),
     accountId: s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!.id,
-    outcomeId: ms.outcomes[pool.i32[h * IW + I_SIDE]!]!.id,
-    marketId: ms.rec.id,
+    outcomeId: market.outcomes[pool.i32[h * IW + I_SIDE]!]!.id,
+    marketId: market.rec.id,
     currency: CURRENCIES[pool.i32[h * IW + I_BOOK]! & 1]!,
     price: TICKS[pool.i32[h * IW + I_LEVEL]!]!,
     qty: pool.f64[h * FW + F_QTY]!,
@@ -43,11 +43,11 @@ export function orderRecord(s: ExchangeState, h: number, status: OrderStatus, id
 }
 
 export function positionRecord(s: ExchangeState, a: Account, p: Pos): Position {
-  const ms = s.markets[p.key >> 2]!;
+  const market = s.markets[p.key >> 2]!;
   return {
     accountId: a.id,
-    outcomeId: ms.outcomes[(p.key >> 1) & 1]!.id,
-    marketId: ms.rec.id,
+    outcomeId: market.outcomes[(p.key >> 1) & 1]!.id,
+    marketId: market.rec.id,
     currency: CURRENCIES[p.key & 1]!,
     size: p.size,
     cost: p.cost,

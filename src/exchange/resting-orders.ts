@@ -22,7 +22,14 @@ import {
   NIL,
 } from './order-pool.ts';
 import { orderRecord } from './records.ts';
-import { type Account, type Book, type CancelReason, type ExchangeState, WS } from './state.ts';
+import {
+  type Account,
+  type Book,
+  type CancelReason,
+  type ExchangeState,
+  WALLET_RESERVED,
+  WALLET_SLOTS,
+} from './state.ts';
 import { TICK_COUNT, TICKS } from './ticks.ts';
 import { MONEY_PER_TICK_MCU } from './units.ts';
 
@@ -33,8 +40,8 @@ const NO_F64 = new Float64Array(0);
 /** Smallest window, levels per side: room for a few levels either side of where a book quotes. */
 const MIN_SPAN = 16;
 
-export function book(s: ExchangeState, bi: number): Book {
-  let b = s.books[bi];
+export function book(s: ExchangeState, bookIndex: number): Book {
+  let b = s.books[bookIndex];
   if (!b) {
     b = {
       head: NO_I32,
@@ -45,21 +52,21 @@ export function book(s: ExchangeState, bi: number): Book {
       base: new Int32Array(2),
       span: 0,
     };
-    s.books[bi] = b;
+    s.books[bookIndex] = b;
   }
   return b;
 }
 
 /**
- * Re-lays a book's windows so that tick index `li` on `side` fits beside every resting order (off
+ * Re-lays a book's windows so that tick index `level` on `side` fits beside every resting order (off
  * the hot path: a level outside the window is rare once a book quotes around a price). The span
  * never shrinks, so a book that moves back and forth does not reallocate each time; it doubles when
  * the occupied range needs more than half of it, and past half the table it takes all TICK_COUNT
  * levels (then lo = 0 on both sides, the layout of a dense book).
  */
-export function widen(b: Book, side: number, li: number): void {
+export function widen(b: Book, side: number, level: number): void {
   const oldSpan = b.span;
-  // Occupied range per side [from, to] (to = best), with li added on `side`; empty: from > to.
+  // Occupied range per side [from, to] (to = best), with level added on `side`; empty: from > to.
   const from = [0, 0];
   const to = [-1, -1];
   for (let sd = 0; sd < 2; sd++) {
@@ -72,11 +79,11 @@ export function widen(b: Book, side: number, li: number): void {
   }
   const had = [from[0]!, to[0]!, from[1]!, to[1]!];
   if (to[side]! < 0) {
-    from[side] = li;
-    to[side] = li;
+    from[side] = level;
+    to[side] = level;
   } else {
-    from[side] = Math.min(from[side]!, li);
-    to[side] = Math.max(to[side]!, li);
+    from[side] = Math.min(from[side]!, level);
+    to[side] = Math.max(to[side]!, level);
   }
   const need = Math.max(to[0]! - from[0]! + 1, to[1]! - from[1]! + 1);
   let span = Math.max(oldSpan, MIN_SPAN);
@@ -111,9 +118,9 @@ export function widen(b: Book, side: number, li: number): void {
 export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   const pool = s.pool;
   const side = pool.i32[h * IW + I_SIDE]!;
-  const li = pool.i32[h * IW + I_LEVEL]!;
-  if (li < b.lo[side]! || li >= b.lo[side]! + b.span) widen(b, side, li);
-  const slot = b.base[side]! + li;
+  const level = pool.i32[h * IW + I_LEVEL]!;
+  if (level < b.lo[side]! || level >= b.lo[side]! + b.span) widen(b, side, level);
+  const slot = b.base[side]! + level;
   const t = b.tail[slot]!;
   pool.i32[h * IW + I_PREV] = t;
   pool.i32[h * IW + I_NEXT] = NIL;
@@ -121,7 +128,7 @@ export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
   else pool.i32[t * IW + I_NEXT] = h;
   b.tail[slot] = h;
   b.qty[slot]! += pool.f64[h * FW + F_QTY]!;
-  if (li > b.best[side]!) b.best[side] = li;
+  if (level > b.best[side]!) b.best[side] = level;
 
   const at = a.tail;
   pool.i32[h * IW + I_APREV] = at;
@@ -145,11 +152,11 @@ export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void
     b.qty[slot] = 0;
     const side = pool.i32[h * IW + I_SIDE]!;
     if (b.best[side] === pool.i32[h * IW + I_LEVEL]) {
-      let li = pool.i32[h * IW + I_LEVEL]! - 1;
+      let level = pool.i32[h * IW + I_LEVEL]! - 1;
       const base = b.base[side]!;
       const lo = b.lo[side]!;
-      while (li >= lo && b.head[base + li] === NIL) li--;
-      b.best[side] = li < lo ? -1 : li;
+      while (level >= lo && b.head[base + level] === NIL) level--;
+      b.best[side] = level < lo ? -1 : level;
     }
   }
   const a = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!;
@@ -174,26 +181,26 @@ export function cancelHandle(
   id?: string,
 ): void {
   const pool = s.pool;
-  const bi = pool.i32[h * IW + I_BOOK]!;
-  const ci = bi & 1;
-  const b = s.books[bi]!;
+  const bookIndex = pool.i32[h * IW + I_BOOK]!;
+  const currencyIndex = bookIndex & 1;
+  const b = s.books[bookIndex]!;
   const slot = b.base[pool.i32[h * IW + I_SIDE]!]! + pool.i32[h * IW + I_LEVEL]!;
   const qty = pool.f64[h * FW + F_QTY]!;
   const a = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!;
-  const release = TICKS[pool.i32[h * IW + I_LEVEL]!]! * qty * MONEY_PER_TICK_MCU[ci]!;
-  s.wal[a.idx * WS + 2 + ci]! -= release;
-  s.wal[a.idx * WS + ci]! += release;
-  touchWallet(s, a, ci);
+  const release = TICKS[pool.i32[h * IW + I_LEVEL]!]! * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! -= release;
+  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! += release;
+  touchWallet(s, a, currencyIndex);
   pool.f64[h * FW + F_UPDATED_AT] = ts;
   if (s.emitEvents) s.ev.push({ kind: 'OrderCanceled', order: orderRecord(s, h, 'CANCELED', id), reason });
   b.qty[slot]! -= qty;
   unlink(s, h, b, slot);
-  touchBook(s, bi);
+  touchBook(s, bookIndex);
 }
 
-export function cancelMarketOrders(s: ExchangeState, mi: number, ts: number): void {
-  for (let ci = 0; ci < 2; ci++) {
-    const b = s.books[mi * 2 + ci];
+export function cancelMarketOrders(s: ExchangeState, marketIndex: number, ts: number): void {
+  for (let currencyIndex = 0; currencyIndex < 2; currencyIndex++) {
+    const b = s.books[marketIndex * 2 + currencyIndex];
     if (!b) continue;
     for (let side = 0; side < 2; side++) {
       while (b.best[side]! >= 0) {

@@ -1,12 +1,19 @@
 // Settlement: settling a market pays its collateral to the winners, or back pro rata on a push
 // (DESIGN.md §4; docs/exchange.md "Settlement").
 
-import { catalogChanged } from './catalog-commands.ts';
-import { touchPos, touchWallet } from './change-tracking.ts';
+import { catalogChanged, touchPos, touchWallet } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { dropPos } from './positions.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
-import { type Account, type Cmd, type ExchangeState, type MarketState, ok, type Pos, WS } from './state.ts';
+import {
+  type Account,
+  type Cmd,
+  type ExchangeState,
+  type MarketState,
+  ok,
+  type Pos,
+  WALLET_SLOTS,
+} from './state.ts';
 import { type CommandResult, CURRENCIES, type Id } from './types.ts';
 import { MONEY_PER_MCU, mulDivFloor } from './units.ts';
 
@@ -15,19 +22,19 @@ import { MONEY_PER_MCU, mulDivFloor } from './units.ts';
  * may be settled directly). Remaining orders are cancelled first.
  */
 export function settleMarket(s: ExchangeState, c: Cmd<'SettleMarket'>): CommandResult {
-  const mi = s.marketIdx.get(c.marketId);
-  if (mi === undefined) return reject('MARKET_NOT_FOUND');
-  const ms = s.markets[mi]!;
-  if (ms.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');
-  const es = ms.event.status;
-  if (ms.rec.status !== 'CLOSED' && es !== 'FINAL' && es !== 'CANCELED') {
+  const marketIndex = s.marketIdx.get(c.marketId);
+  if (marketIndex === undefined) return reject('MARKET_NOT_FOUND');
+  const market = s.markets[marketIndex]!;
+  if (market.rec.status === 'SETTLED') return reject('ALREADY_SETTLED');
+  const eventStatus = market.event.status;
+  if (market.rec.status !== 'CLOSED' && eventStatus !== 'FINAL' && eventStatus !== 'CANCELED') {
     return reject('INVALID_TRANSITION', 'close the market (or finish the event) before settling');
   }
-  if (c.result !== 'PUSH' && !ms.rec.outcomeIds.includes(c.result)) {
+  if (c.result !== 'PUSH' && !market.rec.outcomeIds.includes(c.result)) {
     return reject('OUTCOME_NOT_FOUND', `result must be one of the market's outcomes or PUSH`);
   }
-  doSettle(s, ms, c.result, c.ts);
-  catalogChanged(s, [ms.event.id], [ms.rec.id]);
+  doSettle(s, market, c.result, c.ts);
+  catalogChanged(s, [market.event.id], [market.rec.id]);
   return ok(s);
 }
 
@@ -38,15 +45,15 @@ export function settleMarket(s: ExchangeState, c: Cmd<'SettleMarket'>): CommandR
  * positions in account order. Without netting in the market collateral = Σcost, so every position
  * gets exactly its cost back; netting may have realized P&L, and pro rata keeps money conserved.
  */
-export function doSettle(s: ExchangeState, ms: MarketState, result: Id | 'PUSH', ts: number): void {
-  cancelMarketOrders(s, ms.idx, ts);
-  const win = result === 'PUSH' ? -1 : ms.rec.outcomeIds.indexOf(result);
-  for (let ci = 0; ci < 2; ci++) {
+export function doSettle(s: ExchangeState, market: MarketState, result: Id | 'PUSH', ts: number): void {
+  cancelMarketOrders(s, market.idx, ts);
+  const win = result === 'PUSH' ? -1 : market.rec.outcomeIds.indexOf(result);
+  for (let currencyIndex = 0; currencyIndex < 2; currencyIndex++) {
     const holders: { a: Account; p: Pos }[] = [];
     let sumCost = 0;
     for (const a of s.accounts) {
       for (let side = 0; side < 2; side++) {
-        const key = (ms.idx * 2 + side) * 2 + ci;
+        const key = (market.idx * 2 + side) * 2 + currencyIndex;
         const p = a.positions.get(key);
         if (p && p.size === 0)
           dropPos(a, p); // netted-out entry: nothing to pay
@@ -56,11 +63,11 @@ export function doSettle(s: ExchangeState, ms: MarketState, result: Id | 'PUSH',
         }
       }
     }
-    const pool = ms.collateral[ci]!;
+    const pool = market.collateral[currencyIndex]!;
     let left = pool;
     const pays: number[] = holders.map(({ p }) => {
       let pay = 0;
-      if (win >= 0) pay = (p.key >> 1) % 2 === win ? p.size * MONEY_PER_MCU[ci]! : 0;
+      if (win >= 0) pay = (p.key >> 1) % 2 === win ? p.size * MONEY_PER_MCU[currencyIndex]! : 0;
       else if (sumCost > 0) pay = mulDivFloor(p.cost, pool, sumCost);
       left -= pay;
       return pay;
@@ -69,16 +76,16 @@ export function doSettle(s: ExchangeState, ms: MarketState, result: Id | 'PUSH',
     holders.forEach(({ a, p }, i) => {
       const pay = pays[i]!;
       if (pay > 0) {
-        s.wal[a.idx * WS + ci]! += pay;
-        s.paidOut[ci]! += pay;
-        touchWallet(s, a, ci);
+        s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! += pay;
+        s.paidOut[currencyIndex]! += pay;
+        touchWallet(s, a, currencyIndex);
         s.ev.push({
           kind: 'LedgerEntry',
           accountId: a.id,
-          currency: CURRENCIES[ci]!,
+          currency: CURRENCIES[currencyIndex]!,
           entryKind: win >= 0 ? 'SETTLEMENT' : 'REFUND',
           amount: pay,
-          ref: ms.rec.id,
+          ref: market.rec.id,
         });
       }
       p.size = 0;
@@ -86,13 +93,13 @@ export function doSettle(s: ExchangeState, ms: MarketState, result: Id | 'PUSH',
       touchPos(s, a, p);
       dropPos(a, p);
     });
-    ms.collateral[ci] = 0;
+    market.collateral[currencyIndex] = 0;
   }
-  ms.rec.status = 'SETTLED';
-  ms.rec.settledAt = ts;
-  ms.rec.result = result;
-  ms.outcomes.forEach((o, i) => {
+  market.rec.status = 'SETTLED';
+  market.rec.settledAt = ts;
+  market.rec.result = result;
+  market.outcomes.forEach((o, i) => {
     o.status = win < 0 ? 'PUSH' : i === win ? 'WIN' : 'LOSS';
   });
-  s.ev.push({ kind: 'MarketSettled', marketId: ms.rec.id, result });
+  s.ev.push({ kind: 'MarketSettled', marketId: market.rec.id, result });
 }

@@ -24,7 +24,7 @@ import {
 } from './order-pool.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
-import { ExchangeState, WS } from './state.ts';
+import { ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import type { EventRecord, Game, League, MarketRecord, OutcomeRecord, Team, TradingLock } from './types.ts';
 
 const SNAPSHOT_MAGIC = 'tickbook-exchange/1';
@@ -87,10 +87,10 @@ export function* snapshotSlices(
   w.u32(s.accounts.length);
   for (const a of s.accounts) {
     w.str(a.id);
-    w.f64(s.wal[a.idx * WS + 0]!);
-    w.f64(s.wal[a.idx * WS + 1]!);
-    w.f64(s.wal[a.idx * WS + 2 + 0]!);
-    w.f64(s.wal[a.idx * WS + 2 + 1]!);
+    w.f64(s.wallets[a.idx * WALLET_SLOTS + 0]!);
+    w.f64(s.wallets[a.idx * WALLET_SLOTS + 1]!);
+    w.f64(s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + 0]!);
+    w.f64(s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + 1]!);
     w.u32(a.positions.size);
     for (const p of a.positions.values()) {
       w.f64(p.key);
@@ -260,10 +260,10 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
   const nAcc = r.u32();
   for (let i = 0; i < nAcc; i++) {
     const a = newAccount(fresh, r.str());
-    fresh.wal[a.idx * WS + 0] = r.f64();
-    fresh.wal[a.idx * WS + 1] = r.f64();
-    fresh.wal[a.idx * WS + 2 + 0] = r.f64();
-    fresh.wal[a.idx * WS + 2 + 1] = r.f64();
+    fresh.wallets[a.idx * WALLET_SLOTS + 0] = r.f64();
+    fresh.wallets[a.idx * WALLET_SLOTS + 1] = r.f64();
+    fresh.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + 0] = r.f64();
+    fresh.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + 1] = r.f64();
     const np = r.u32();
     for (let j = 0; j < np; j++) {
       const key = r.f64();

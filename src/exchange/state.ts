@@ -33,13 +33,18 @@ export type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE';
 export const DEFAULT_FEE_PPM = 30_000; // 0.03 (DESIGN.md §4)
 export const CUR_INDEX: Record<string, number> = { CASH: 0, COIN: 1 };
 /**
- * Wallets live in one Float64Array, WS slots per account index: available at +ci, reserved at
- * +2+ci, the touch stamp at +4+ci (ci = currency index; 2 slots spare). One account's whole wallet
+ * Wallets live in one Float64Array, WALLET_SLOTS slots per account index: per currency index, the
+ * available balance at +currencyIndex, the reserved one at +WALLET_RESERVED+currencyIndex, the
+ * touch stamp at +WALLET_STAMP+currencyIndex (2 slots spare). One account's whole wallet
  * is one 64-byte line, read without a pointer chase: as two [number, number] arrays on the Account
  * object, the funds check alone cost three dependent loads per taker and per maker (~10% of
  * placement in the profile, docs/bench-engine.md). Money stays integer-valued (safe integers).
  */
-export const WS = 8;
+export const WALLET_SLOTS = 8;
+/** Offset of the reserved balances in an account's wallet slots (after the two available ones). */
+export const WALLET_RESERVED = 2;
+/** Offset of the per-command touch stamps (change tracking) in an account's wallet slots. */
+export const WALLET_STAMP = 4;
 
 export interface MarketState {
   idx: number;
@@ -127,8 +132,8 @@ export class ExchangeState {
 
   // ------------------------------------------------------------------ accounts and locks
   accounts: Account[] = [];
-  /** Wallet slots by account index (see WS). */
-  wal = new Float64Array(WS * 64);
+  /** Wallet slots by account index (see WALLET_SLOTS). */
+  wallets = new Float64Array(WALLET_SLOTS * 64);
   accountIdx = new Map<Id, number>();
   lockMap = new Map<Id, TradingLock>();
 
@@ -181,17 +186,17 @@ export function accountOf(s: ExchangeState, c: { accountId: Id; ah?: number }): 
     const a = s.accounts[ah];
     if (a !== undefined && a.id === c.accountId) return ah;
   }
-  const ai = s.accountIdx.get(c.accountId);
-  if (ai !== undefined && s.recordHandles) c.ah = ai;
-  return ai;
+  const accountIndex = s.accountIdx.get(c.accountId);
+  if (accountIndex !== undefined && s.recordHandles) c.ah = accountIndex;
+  return accountIndex;
 }
 
 /** The outcome reference (market index × 2 + outcome index) of a PlaceOrder, as accountOf. */
 export function outcomeOf(s: ExchangeState, c: { outcomeId: Id; oh?: number }): number | undefined {
   const oh = c.oh;
   if (oh !== undefined && (oh | 0) === oh && oh >= 0) {
-    const ms = s.markets[oh >> 1];
-    if (ms !== undefined && ms.outcomes[oh & 1]!.id === c.outcomeId) return oh;
+    const market = s.markets[oh >> 1];
+    if (market !== undefined && market.outcomes[oh & 1]!.id === c.outcomeId) return oh;
   }
   const ref = s.outcomeRef.get(c.outcomeId);
   if (ref !== undefined && s.recordHandles) c.oh = ref;

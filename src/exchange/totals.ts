@@ -2,7 +2,7 @@
 // available + reserved + collateral + fees = deposits − withdrawals.
 
 import { F_QTY, FW, I_ANEXT, I_BOOK, I_LEVEL, IW, NIL } from './order-pool.ts';
-import { CUR_INDEX, type ExchangeState, WS } from './state.ts';
+import { CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import { TICKS } from './ticks.ts';
 import { CURRENCIES, type Currency, type Id, type Money } from './types.ts';
 import { bidCost } from './units.ts';
@@ -35,27 +35,32 @@ export interface ExchangeTotals {
  */
 export function totals(s: ExchangeState): ExchangeTotals {
   const out = {} as ExchangeTotals;
-  CURRENCIES.forEach((cur, ci) => {
+  CURRENCIES.forEach((cur, currencyIndex) => {
     let available = 0;
     let reserved = 0;
     let positionsCost = 0;
     for (const a of s.accounts) {
-      available += s.wal[a.idx * WS + ci]!;
-      reserved += s.wal[a.idx * WS + 2 + ci]!;
-      for (const p of a.positions.values()) if ((p.key & 1) === ci) positionsCost += p.cost;
+      available += s.wallets[a.idx * WALLET_SLOTS + currencyIndex]!;
+      reserved += s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]!;
+      for (const p of a.positions.values()) if ((p.key & 1) === currencyIndex) positionsCost += p.cost;
     }
     let collateral = 0;
-    for (const m of s.markets) collateral += m.collateral[ci]!;
+    for (const m of s.markets) collateral += m.collateral[currencyIndex]!;
     const t: CurrencyTotals = {
-      deposits: s.deposits[ci]!,
-      withdrawals: s.withdrawals[ci]!,
+      deposits: s.deposits[currencyIndex]!,
+      withdrawals: s.withdrawals[currencyIndex]!,
       available,
       reserved,
       collateral,
       positionsCost,
-      fees: s.fees[ci]!,
-      paidOut: s.paidOut[ci]!,
-      imbalance: available + reserved + collateral + s.fees[ci]! - (s.deposits[ci]! - s.withdrawals[ci]!),
+      fees: s.fees[currencyIndex]!,
+      paidOut: s.paidOut[currencyIndex]!,
+      imbalance:
+        available +
+        reserved +
+        collateral +
+        s.fees[currencyIndex]! -
+        (s.deposits[currencyIndex]! - s.withdrawals[currencyIndex]!),
     };
     out[cur] = t;
   });
@@ -67,12 +72,12 @@ export function totals(s: ExchangeState): ExchangeTotals {
  * Equals wallet.reserved outside a command; tests use it as an invariant.
  */
 export function expectedReserved(s: ExchangeState, accountId: Id, currency: Currency): Money {
-  const ai = s.accountIdx.get(accountId);
-  if (ai === undefined) return 0;
-  const ci = CUR_INDEX[currency];
+  const accountIndex = s.accountIdx.get(accountId);
+  if (accountIndex === undefined) return 0;
+  const currencyIndex = CUR_INDEX[currency];
   let sum = 0;
-  for (let h = s.accounts[ai]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
-    if ((s.pool.i32[h * IW + I_BOOK]! & 1) === ci)
+  for (let h = s.accounts[accountIndex]!.head; h !== NIL; h = s.pool.i32[h * IW + I_ANEXT]!) {
+    if ((s.pool.i32[h * IW + I_BOOK]! & 1) === currencyIndex)
       sum += bidCost(TICKS[s.pool.i32[h * IW + I_LEVEL]!]!, s.pool.f64[h * FW + F_QTY]!, currency);
   }
   return sum;

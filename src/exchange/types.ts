@@ -61,6 +61,8 @@ export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 export const TIFS = ['GTC', 'GTT', 'IOC', 'FOK', 'PO'] as const;
 export type TimeInForce = (typeof TIFS)[number];
+/** Times in force whose unfilled remainder rests on the book; an IOC or FOK remainder is cancelled. */
+export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO']);
 
 export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

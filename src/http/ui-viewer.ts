@@ -6,16 +6,13 @@
 // client is disabled, so market data is again only for clients the operator created.
 
 import type { AuthService } from '../auth/service.ts';
+import type { Log } from '../observability/log.ts';
 
 export const VIEWER_CLIENT_ID = 'tickbook-ui-viewer';
 
 export interface ViewerCredentials {
   clientId: string;
   clientSecret: string;
-}
-
-interface Log {
-  warn(obj: object, msg?: string): void;
 }
 
 /** Makes sure the viewer client exists, is active and has a secret this process knows. */

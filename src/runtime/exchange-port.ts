@@ -3,6 +3,7 @@
 // what no longer lives in memory (closed orders, old fills). The port lives with what implements it
 // (exchange-runtime.ts); the HTTP edge consumes it (docs/architecture.md "Layers").
 
+import type { AccountsPort } from '../auth/ports.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type {
   Command,
@@ -71,4 +72,21 @@ export interface ExchangePort {
   /** A fresh time-ordered id (UUIDv7) for orders, events, markets… */
   newId(): Id;
   history: ExchangeHistory;
+}
+
+/**
+ * The token server's accounts over an exchange: every new trader client gets a fresh account,
+ * opened by a CreateAccount command like any operator's; the embedded runtime and a cluster
+ * process serve it alike.
+ */
+export function accountsOf(port: ExchangePort): AccountsPort {
+  return {
+    create: async (): Promise<string> => {
+      const accountId = port.newId();
+      const r = await port.submit({ type: 'CreateAccount', accountId });
+      if (!r.ok) throw new Error(`could not create account: ${r.code} ${r.message}`);
+      return accountId;
+    },
+    exists: (id: string): boolean => port.reader().hasAccount(id),
+  };
 }

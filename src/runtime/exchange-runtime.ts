@@ -12,30 +12,25 @@ import { buildDemoSlate } from '../demo/slate.ts';
 import { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
+import { uuidv7 } from '../ids.ts';
 import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
 import { FileJournal } from '../journal/file-journal.ts';
 import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
+import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
-import type { CommandInput, ExchangeHistory, ExchangePort } from './exchange-port.ts';
+import { accountsOf, type CommandInput, type ExchangeHistory, type ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
-import { uuidv7 } from './ids.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions } from './scheduler.ts';
-
-export interface RuntimeLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export interface RuntimeDeps {
   config: Config;
   store: Store;
-  log: RuntimeLog;
+  log: Log;
   metrics?: Metrics;
   /** Wall clock (ms). Tests pass a controllable one. */
   clock?: () => number;
@@ -302,15 +297,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   }
 
   /** AccountsPort for the token server: every new trader client gets a fresh account. */
-  readonly accounts = {
-    create: async (): Promise<string> => {
-      const accountId = this.newId();
-      const r = await this.submit({ type: 'CreateAccount', accountId });
-      if (!r.ok) throw new Error(`could not create account: ${r.code} ${r.message}`);
-      return accountId;
-    },
-    exists: (id: string): boolean => this.exchange.hasAccount(id),
-  };
+  readonly accounts = accountsOf(this);
 
   /** True when the catalog holds nothing yet (a fresh store). */
   get empty(): boolean {

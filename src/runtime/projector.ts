@@ -9,6 +9,7 @@
 // (maker fills subtract from a row: a second application would be wrong, not just redundant).
 
 import type { CommandResult } from '../exchange/types.ts';
+import type { Log } from '../observability/log.ts';
 import type { Queryable, Store } from '../store/types.ts';
 import { HistoryBatch } from './history.ts';
 import { projectionStatement } from './history-write.ts';
@@ -21,11 +22,6 @@ const NAME = 'history';
  * transaction per group commit. A history read (waitFor) cuts the pause short.
  */
 const PROJECT_PAUSE_MS = 20;
-
-export interface ProjectorLog {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export async function readWatermark(q: Queryable): Promise<number> {
   const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
@@ -54,10 +50,10 @@ export class HistoryProjector {
   private constructor(
     private readonly store: Store,
     private wm: number,
-    private readonly log?: ProjectorLog,
+    private readonly log?: Log,
   ) {}
 
-  static async open(store: Store, log?: ProjectorLog): Promise<HistoryProjector> {
+  static async open(store: Store, log?: Log): Promise<HistoryProjector> {
     return new HistoryProjector(store, await readWatermark(store), log);
   }
 

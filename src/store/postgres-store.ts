@@ -2,7 +2,13 @@
 
 import pg from 'pg';
 import { applyPending, MIGRATIONS_TABLE, pendingOf } from './migrations.ts';
-import { type Queryable, type QueryResult, type Store, WriterLockError } from './types.ts';
+import {
+  type ClusterStore,
+  type Queryable,
+  type QueryResult,
+  WriterLockError,
+  type WriterLockSession,
+} from './types.ts';
 
 // bigint (int8) columns come back as strings by default; every int8 this project stores is a
 // count or an amount within Number.MAX_SAFE_INTEGER, so parse them as numbers.
@@ -28,7 +34,7 @@ function wrap(c: pg.ClientBase | pg.Pool): Queryable & { exec(sql: string): Prom
   };
 }
 
-export class PostgresStore implements Store {
+export class PostgresStore implements ClusterStore {
   readonly kind = 'postgres' as const;
   private constructor(readonly pool: pg.Pool) {}
 
@@ -160,7 +166,7 @@ export class PostgresStore implements Store {
    * terminated backend) is reported through onLost instead of crashing the process.
    */
   writerLockSession(onLost: (err: unknown) => void): WriterLockSession {
-    return new WriterLockSession(this.pool.options, onLost);
+    return new PgWriterLockSession(this.pool.options, onLost);
   }
 
   /**
@@ -213,7 +219,7 @@ export class PostgresStore implements Store {
  * uncaught exception. Keyed by schema like acquireWriterLock, so stores in separate schemas of one
  * database (tests, tenants) never contend.
  */
-export class WriterLockSession {
+export class PgWriterLockSession implements WriterLockSession {
   private client: pg.Client | undefined;
   private heldNow = false;
   private gen = 0;

@@ -12,6 +12,7 @@
 // The interface is the Retention class; the journal's own storage may change without touching it
 // beyond journalRetention().
 
+import type { Log } from '../observability/log.ts';
 import type { Store } from './types.ts';
 
 export interface RetentionPolicy {
@@ -32,11 +33,6 @@ export interface RetentionReport {
   journalRows: number;
   orderRows: number;
   ms: number;
-}
-
-export interface RetentionLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
 }
 
 export class Retention {
@@ -92,7 +88,7 @@ export class Retention {
   }
 
   /** Runs a pass every `everyMs`, logging what it removed; failures are logged, not thrown. */
-  start(everyMs: number, log: RetentionLog): void {
+  start(everyMs: number, log: Log): void {
     this.stop();
     this.timer = setInterval(() => {
       this.runOnce().then(

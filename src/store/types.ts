@@ -37,6 +37,38 @@ export interface Store extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * The writer lock held on a session of its own (docs/cluster.md): taking it may be retried, and
+ * losing the session is reported to the callback the store was given instead of thrown.
+ */
+export interface WriterLockSession {
+  /** True while this session holds the lock. */
+  readonly held: boolean;
+  /** Tries once to take the lock; true when this session holds it now. Never throws. */
+  tryTake(): Promise<boolean>;
+  /** Releases the lock (ending the session releases it too). */
+  release(): Promise<void>;
+}
+
+/**
+ * What a clustered deployment needs of its store beyond `Store` (docs/cluster.md): a writer lock a
+ * leader can lose and retake, and notifications between processes. Only the PostgreSQL backend has
+ * them (a session advisory lock, LISTEN/NOTIFY); a single embedded process needs neither.
+ */
+export interface ClusterStore extends Store {
+  /** A session for the writer lock; `onLost` is told when a held lock's session is lost. */
+  writerLockSession(onLost: (err: unknown) => void): WriterLockSession;
+  /**
+   * Listens on `channel`; `onNotify` receives each payload, `onLost` the loss of the session (the
+   * caller listens again after the outage). Resolves to the function that stops listening.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost: (err: unknown) => void,
+  ): Promise<() => Promise<void>>;
+}
+
 export class WriterLockError extends Error {
   constructor(message: string) {
     super(message);

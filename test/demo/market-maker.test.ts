@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { uuidFor } from '../../src/catalog/ids.ts';
 import {
   DEFAULT_QUOTE,
   DEPOSITS,
@@ -14,6 +13,7 @@ import {
 import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { isTick, ONE } from '../../src/exchange/ticks.ts';
 import { TRADABLE_EVENT_STATUSES } from '../../src/exchange/types.ts';
+import { uuidFor } from '../../src/ids.ts';
 
 describe('market-maker quotes', () => {
   test('ladders are on the tick table, two-sided, several levels deep and never crossed', () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { uuidFor } from '../../src/catalog/ids.ts';
 import { teamId } from '../../src/catalog/leagues.ts';
 import { rngFor } from '../../src/catalog/rng.ts';
 import {
@@ -16,6 +15,7 @@ import {
   teamRating,
 } from '../../src/demo/rating-model.ts';
 import { marketResult } from '../../src/demo/settle.ts';
+import { uuidFor } from '../../src/ids.ts';
 import { normCdf as normalCdf } from '../../src/pricing/normal.ts';
 
 describe('normal CDF', () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isUuid } from '../../src/catalog/ids.ts';
 import { LEAGUES } from '../../src/catalog/leagues.ts';
 import type { CommandInput } from '../../src/catalog/types.ts';
 import { leagueModel } from '../../src/demo/rating-model.ts';
 import { marketResult } from '../../src/demo/settle.ts';
 import { buildDemoSlate } from '../../src/demo/slate.ts';
 import { EVENT_STATUSES } from '../../src/exchange/types.ts';
+import { isUuid } from '../../src/ids.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 17, 3, 27);
 const slate = buildDemoSlate({ seed: 'test-seed', now: NOW });

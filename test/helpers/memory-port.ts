@@ -6,6 +6,7 @@
 
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult, DomainEvent, Fill, Id, OrderRecord } from '../../src/exchange/types.ts';
+import { uuidv7 } from '../../src/ids.ts';
 import type {
   CommandInput,
   ExchangeHistory,
@@ -14,7 +15,6 @@ import type {
   LedgerQuery,
   LedgerTransaction,
 } from '../../src/runtime/exchange-port.ts';
-import { uuidv7 } from '../../src/runtime/ids.ts';
 import { ledgerRows } from '../../src/runtime/ledger-kinds.ts';
 
 export interface MemoryPortOptions {

@@ -4,8 +4,8 @@
 // TOTAL markets, two Future events with a YES_NO market, and funded trader accounts.
 
 import assert from 'node:assert/strict';
-import { uuidFor } from '../../src/catalog/ids.ts';
 import type { EventStatus, MarketSpec } from '../../src/exchange/types.ts';
+import { uuidFor } from '../../src/ids.ts';
 import type { MemoryPort } from '../helpers/memory-port.ts';
 
 export const LEAGUE_CODES = ['XFL', 'NHL', 'NBA', 'NFL', 'MLB'] as const;

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../../src/exchange/types.ts';
+import { uuidv7 } from '../../src/ids.ts';
 import { FileJournal } from '../../src/journal/file-journal.ts';
 import { recover } from '../../src/journal/recover.ts';
 import { Sequencer } from '../../src/journal/sequencer.ts';
 import type { CommandInput } from '../../src/runtime/exchange-port.ts';
-import { uuidv7 } from '../../src/runtime/ids.ts';
 import { openTestStore } from '../helpers/store.ts';
 
 test('accepted commands are journaled with handles; with or without them the journal recovers the state', async () => {

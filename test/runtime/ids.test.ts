@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isUuid } from '../../src/catalog/ids.ts';
-import { uuidv7 } from '../../src/runtime/ids.ts';
+import { isUuid, uuidv7 } from '../../src/ids.ts';
 
 describe('uuidv7 (RFC 9562 §5.7)', () => {
   it('has the UUID text form, version 7 and the RFC variant', () => {

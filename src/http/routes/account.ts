@@ -4,10 +4,10 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
-import { isUuid } from '../../catalog/ids.ts';
 import { ApiError } from '../../errors.ts';
 import type { Currency, Id } from '../../exchange/types.ts';
 import { moneyToUnits } from '../../exchange/units.ts';
+import { isUuid } from '../../ids.ts';
 import { isLedgerKind, LEDGER_KINDS, type LedgerKind } from '../../runtime/ledger-kinds.ts';
 import { authErrors, bearer, currency, errorEnvelope } from '../schemas/common.ts';
 import { balanceSchema, fillSchema, openCostsSchema, positionSchema } from '../schemas/trading.ts';

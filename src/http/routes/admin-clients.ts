@@ -5,23 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { SCOPES } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
+import { errorEnvelope } from '../schemas/common.ts';
 
 export interface AdminClientsOptions {
   auth: AuthService;
 }
-
-const errorSchema = {
-  type: 'object',
-  description: 'Error envelope (DESIGN.md §8)',
-  properties: {
-    statusCode: { type: 'integer' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    code: { type: 'string' },
-    details: {},
-  },
-  required: ['statusCode', 'error', 'message', 'code'],
-} as const;
 
 const scopesSchema = { type: 'array', items: { type: 'string', enum: [...SCOPES] } } as const;
 
@@ -95,7 +83,7 @@ type StatusBody = FromSchema<typeof statusBody>;
 /** Optional: preValidation puts `{}` for a missing body, before Ajv applies the default. */
 type RotateBody = FromSchema<typeof rotateBody, { keepDefaultedPropertiesOptional: true }>;
 
-const authErrors = { 401: errorSchema, 403: errorSchema } as const;
+const authErrors = { 401: errorEnvelope, 403: errorEnvelope } as const;
 const security = [{ bearer: [] }];
 
 export default async function adminClientRoutes(
@@ -129,9 +117,9 @@ export default async function adminClientRoutes(
             },
             required: ['clientId', 'clientSecret', 'scopes', 'accountId'],
           },
-          400: errorSchema,
+          400: errorEnvelope,
           ...authErrors,
-          404: errorSchema,
+          404: errorEnvelope,
         },
       },
     },
@@ -171,7 +159,7 @@ export default async function adminClientRoutes(
         summary: 'One OAuth client',
         security,
         params: clientIdParams,
-        response: { 200: clientSchema, ...authErrors, 404: errorSchema },
+        response: { 200: clientSchema, ...authErrors, 404: errorEnvelope },
       },
     },
     async (request) => auth.getClient(request.params.clientId),
@@ -189,7 +177,13 @@ export default async function adminClientRoutes(
         security,
         params: clientIdParams,
         body: statusBody,
-        response: { 200: clientSchema, 400: errorSchema, ...authErrors, 404: errorSchema, 409: errorSchema },
+        response: {
+          200: clientSchema,
+          400: errorEnvelope,
+          ...authErrors,
+          404: errorEnvelope,
+          409: errorEnvelope,
+        },
       },
     },
     async (request) => auth.setClientStatus(request.params.clientId, request.body.status),
@@ -221,10 +215,10 @@ export default async function adminClientRoutes(
             },
             required: ['clientId', 'clientSecret', 'oldSecretExpiresAt'],
           },
-          400: errorSchema,
+          400: errorEnvelope,
           ...authErrors,
-          404: errorSchema,
-          409: errorSchema,
+          404: errorEnvelope,
+          409: errorEnvelope,
         },
       },
     },
@@ -240,7 +234,7 @@ export default async function adminClientRoutes(
         summary: 'Revoke a client and every token it holds',
         security,
         params: clientIdParams,
-        response: { 200: clientSchema, ...authErrors, 404: errorSchema },
+        response: { 200: clientSchema, ...authErrors, 404: errorEnvelope },
       },
     },
     async (request) => auth.revokeClient(request.params.clientId),

@@ -3,7 +3,7 @@
 // by catalogVersion, answers that carry books (or volume and last prices, which move with fills)
 // also by the bookSeq of every book they show, so a book is re-serialized only when it moved.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
@@ -112,6 +112,11 @@ const openMarketsQuery = {
   },
 } as const;
 
+/** The answers of a cached read of one id: the body, not modified, a bad id or currency, unknown. */
+function cachedRead(body: object) {
+  return { 200: body, 304: notModified, 400: errorEnvelope, 404: errorEnvelope, ...authErrors };
+}
+
 // Request types derived from the schemas above (docs/http.md "Validation and errors").
 type EventParams = FromSchema<typeof eventParams>;
 type MarketParams = FromSchema<typeof marketParams>;
@@ -171,13 +176,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         security: bearer,
         params: eventParams,
         querystring: currencyRequired,
-        response: {
-          200: { type: 'array', items: marketWithBookSchema },
-          304: notModified,
-          400: errorEnvelope,
-          404: errorEnvelope,
-          ...authErrors,
-        },
+        response: cachedRead({ type: 'array', items: marketWithBookSchema }),
       },
     },
     (request, reply) => {
@@ -191,6 +190,24 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       return sendCached(request, reply, body);
     },
   );
+
+  /**
+   * The market a request's path names, in its currency, as bytes cached per catalog version and the
+   * book's seq (the book, volume and last prices move with fills); 404 when the market is unknown.
+   */
+  function marketBody(
+    request: FastifyRequest<{ Params: MarketParams; Querystring: CurrencyRequired }>,
+    bodies: VersionedCache<string>,
+    build: (r: ExchangeReader, m: MarketRecord, cur: Currency) => unknown,
+  ) {
+    throwValidation(request, { 'params/marketId': 'INVALID_ID', 'querystring/currency': 'INVALID_CURRENCY' });
+    const r = port.reader();
+    const id = request.params.marketId.toLowerCase();
+    const cur = request.query.currency;
+    const m = r.market(id);
+    if (!m) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
+    return bodies.get(`${id}:${cur}`, `${r.catalogVersion}:${r.bookSeq(id, cur)}`, () => build(r, m, cur));
+  }
 
   app.post<{ Body: MarketsByEventsBody }>(
     '/nbx/v2/emm/events/getMarketsByEvents',
@@ -241,31 +258,12 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         security: bearer,
         params: marketParams,
         querystring: currencyRequired,
-        response: {
-          200: bookSchema,
-          304: notModified,
-          400: errorEnvelope,
-          404: errorEnvelope,
-          ...authErrors,
-        },
+        response: cachedRead(bookSchema),
       },
     },
     (request, reply) => {
-      throwValidation(request, {
-        'params/marketId': 'INVALID_ID',
-        'querystring/currency': 'INVALID_CURRENCY',
-      });
-      const r = port.reader();
-      const id = request.params.marketId.toLowerCase();
-      const cur = request.query.currency;
-      const m = r.market(id);
-      if (!m) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
-      const version = `${r.catalogVersion}:${r.bookSeq(id, cur)}`;
-      return sendCached(
-        request,
-        reply,
-        bookBodies.get(`${id}:${cur}`, version, () => books.get(r, m, cur)),
-      );
+      const body = marketBody(request, bookBodies, (r, m, cur) => books.get(r, m, cur));
+      return sendCached(request, reply, body);
     },
   );
 
@@ -346,31 +344,11 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         security: bearer,
         params: marketParams,
         querystring: currencyOptional,
-        response: {
-          200: marketSchema,
-          304: notModified,
-          400: errorEnvelope,
-          404: errorEnvelope,
-          ...authErrors,
-        },
+        response: cachedRead(marketSchema),
       },
     },
     (request, reply) => {
-      throwValidation(request, {
-        'params/marketId': 'INVALID_ID',
-        'querystring/currency': 'INVALID_CURRENCY',
-      });
-      const r = port.reader();
-      const id = request.params.marketId.toLowerCase();
-      const cur = request.query.currency;
-      const m = r.market(id);
-      if (!m) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
-      const version = `${r.catalogVersion}:${r.bookSeq(id, cur)}`;
-      return sendCached(
-        request,
-        reply,
-        marketBodies.get(`${id}:${cur}`, version, () => marketToWire(r, m, cur)),
-      );
+      return sendCached(request, reply, marketBody(request, marketBodies, marketToWire));
     },
   );
 

@@ -101,6 +101,16 @@ const tokenResponses = {
 
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
 
+/** The body of revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1): a token and its hint. */
+const tokenHintBodySchema = {
+  type: 'object',
+  properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
+  required: ['token'],
+} as const;
+
+/** Errors of revocation and introspection: a bad request, an unauthenticated client, throttling. */
+const tokenHintErrors = { 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema };
+
 /** What the token service needs of the request (src/auth/token-endpoint.ts). */
 function oauthRequest(request: FastifyRequest): OAuthRequest {
   return { body: request.body, authorization: request.headers.authorization, ip: request.ip };
@@ -206,16 +216,10 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         tags: ['auth'],
         summary: 'Revoke an access token (RFC 7009)',
         consumes,
-        body: {
-          type: 'object',
-          properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
-          required: ['token'],
-        },
+        body: tokenHintBodySchema,
         response: {
           200: { type: 'null', description: 'Revoked, or nothing to revoke (RFC 7009 §2.2)' },
-          400: oauthErrorSchema,
-          401: oauthErrorSchema,
-          429: oauthErrorSchema,
+          ...tokenHintErrors,
         },
       },
     },
@@ -236,11 +240,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         tags: ['auth'],
         summary: 'Introspect an access token (RFC 7662)',
         consumes,
-        body: {
-          type: 'object',
-          properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
-          required: ['token'],
-        },
+        body: tokenHintBodySchema,
         response: {
           200: {
             type: 'object',
@@ -259,9 +259,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
             },
             required: ['active'],
           },
-          400: oauthErrorSchema,
-          401: oauthErrorSchema,
-          429: oauthErrorSchema,
+          ...tokenHintErrors,
         },
       },
     },
