@@ -33,7 +33,16 @@ import {
 } from '../exchange/types.ts';
 import { uuidFor } from '../ids.ts';
 import { titleChance } from './futures.ts';
-import { createGameEvent, fairFor, gameIds, gameMarkets } from './game-markets.ts';
+import { fairFor } from './game-markets.ts';
+import {
+  type LiveGameState,
+  liveLine,
+  type PregameShift,
+  pregameLine,
+  progress,
+  runningScore,
+} from './live-lines.ts';
+import { extendSchedule } from './live-schedule.ts';
 import {
   DEFAULT_QUOTE,
   type DemoAccounts,
@@ -43,7 +52,7 @@ import {
   requote,
 } from './market-maker.ts';
 import { type GameLine, gameLine, leagueModel, pMoney, scoreFromMarginTotal } from './rating-model.ts';
-import { fixturesForDay, localDay, SCHEDULED_LEAGUES } from './schedule.ts';
+import { localDay, SCHEDULED_LEAGUES } from './schedule.ts';
 import { marketResult } from './settle.ts';
 import { finishGameCommands, HOUR, MINUTE, TIMING } from './slate.ts';
 
@@ -85,19 +94,8 @@ export const DEFAULT_LIVE_CONFIG: LiveConfig = {
   quote: DEFAULT_QUOTE,
 };
 
-/** In-play memory of one running game. */
-export interface LiveGameState {
-  /** Current expected final home margin and total (the random walk). */
-  m: number;
-  t: number;
-  /** Instant the walk was last advanced to. */
-  at: number;
-  /** Time spent DELAYED so far (pushes the end back). */
-  delayedMs: number;
-  /** While DELAYED: when the delay began and when play resumes. */
-  pausedAt: number | null;
-  resumeAt: number | null;
-}
+/** The pre-game move settings of a config, as the line module takes them. */
+const pregameMoves = (c: LiveConfig) => ({ perHour: c.pregameMovesPerHour, sd: c.pregameMoveSd });
 
 export interface LiveState {
   seed: string;
@@ -112,7 +110,7 @@ export interface LiveState {
   config: LiveConfig;
   games: Record<Id, LiveGameState>;
   /** Pre-game shifts of each game's expected margin and total from the model's line. */
-  pregame: Record<Id, { m: number; t: number }>;
+  pregame: Record<Id, PregameShift>;
   /** The `now` of the previous step (how much time a step's chance of a pre-game move covers). */
   lastStepAt: number;
   /** Per league, the last local day whose fixtures have been emitted. */
@@ -149,51 +147,6 @@ export function createLiveState(opts: {
 
 const UNSETTLED = (m: MarketRecord | undefined): m is MarketRecord =>
   m !== undefined && m.status !== 'SETTLED';
-
-function progress(e: EventRecord, g: LiveGameState, durationMs: number, at: number): number {
-  return Math.min(1, Math.max(0, (at - e.scheduledStart - g.delayedMs) / durationMs));
-}
-
-/**
- * The pre-game line with its moves so far. A move happens with the configured rate; it pulls the
- * shift a tenth of the way back to the model's line (so lines wander, never drift away) and adds a
- * normal step of `pregameMoveSd` standard deviations. Deterministic for a given rng.
- */
-function pregameLine(base: GameLine, state: LiveState, eventId: Id, stepMs: number, rng: Rng): GameLine {
-  const { pregameMovesPerHour: rate, pregameMoveSd: size } = state.config;
-  let shift = state.pregame[eventId];
-  if (rate > 0 && rng() < (rate * stepMs) / HOUR) {
-    shift ??= { m: 0, t: 0 };
-    shift.m = 0.9 * shift.m + size * base.sdMargin * randNormal(rng);
-    shift.t = 0.9 * shift.t + size * base.sdTotal * randNormal(rng);
-    state.pregame[eventId] = shift;
-  }
-  if (shift === undefined) return base;
-  return { ...base, muMargin: base.muMargin + shift.m, muTotal: Math.max(0, base.muTotal + shift.t) };
-}
-
-/**
- * The score so far of a running game: the walk's expected final margin and total, scaled to the
- * share of the game played, in whole points; never below what is already on the board, so a
- * score only goes up. The final score (drawn at the end) is at least this.
- */
-function runningScore(
-  league: string,
-  g: LiveGameState,
-  tau: number,
-  game: { homeScore: number | null; awayScore: number | null },
-): { homeScore: number; awayScore: number } {
-  const plus = Math.max(0, Math.round(((g.t + g.m) / 2) * tau));
-  const minus = Math.max(0, Math.round(((g.t - g.m) / 2) * tau));
-  const [home, away] = leagueModel(league).lowerIsBetter ? [minus, plus] : [plus, minus];
-  return { homeScore: Math.max(home, game.homeScore ?? 0), awayScore: Math.max(away, game.awayScore ?? 0) };
-}
-
-/** The in-play line: means from the walk, standard deviations shrunk to the time remaining. */
-function liveLine(base: GameLine, g: LiveGameState, tau: number): GameLine {
-  const r = Math.sqrt(Math.max(1 - tau, 0.02));
-  return { muMargin: g.m, muTotal: g.t, sdMargin: base.sdMargin * r, sdTotal: base.sdTotal * r };
-}
 
 export function liveStep(reader: ExchangeReader, state: LiveState, now: number, rng: Rng): CommandInput[] {
   state.round += 1;
@@ -254,7 +207,7 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
     const startLive = (): void => {
       setStatus(e.id, 'OPEN_INGAME');
       // Play starts from the line the pre-game moves left.
-      const opening = pregameLine(base, state, e.id, 0, rng);
+      const opening = pregameLine(base, state.pregame, pregameMoves(config), e.id, 0, rng);
       delete state.pregame[e.id];
       const g: LiveGameState = {
         m: opening.muMargin,
@@ -280,7 +233,7 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
           setStatus(e.id, 'CLOSED_PREGAME');
           if (e.scheduledStart <= now) startLive();
         } else {
-          const line = pregameLine(base, state, e.id, stepMs, rng);
+          const line = pregameLine(base, state.pregame, pregameMoves(config), e.id, stepMs, rng);
           for (const m of markets) if (m.status === 'OPEN') steady.set(m.id, fairFor(line, m.type, m.strike));
         }
         break;
@@ -426,7 +379,7 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
   );
 
   // 5. New fixtures.
-  const added = extendSchedule(reader, state, now, upcoming, quoteOpts);
+  const added = extendSchedule(reader, { ...config, seed }, state.generatedThrough, now, upcoming, quoteOpts);
 
   return [...trades, ...lifecycle, ...fresh, ...quotes, ...added];
 }
@@ -441,54 +394,4 @@ function futureFair(reader: ExchangeReader, seed: string, e: EventRecord, m: Mar
   const teamId = reader.outcome(m.outcomeIds[0])?.competitorTeamId;
   if (m.type !== 'YES_NO' || !teamId) return 0.5;
   return titleChance(seed, e.league, teamId, reader.teams(e.league));
-}
-
-/** Emits the fixtures of every day up to the horizon not generated yet (and more while below minUpcoming). */
-function extendSchedule(
-  reader: ExchangeReader,
-  state: LiveState,
-  now: number,
-  upcoming: number,
-  quoteOpts: { seed: string; round: string; accountId: Id; config: QuoteConfig },
-): CommandInput[] {
-  const out: CommandInput[] = [];
-  const { seed, config } = state;
-  let count = upcoming;
-  const emitDay = (code: string, day: number): number => {
-    let n = 0;
-    for (const f of fixturesForDay(seed, code, day)) {
-      if (f.scheduledStart <= now + TIMING.closeBeforeMs) continue;
-      const ids = gameIds(seed, f.key);
-      if (reader.event(ids.eventId)) continue;
-      const home = reader.team(f.homeTeamId);
-      const away = reader.team(f.awayTeamId);
-      if (!home || !away) continue; // league not seeded with the demo teams
-      const line = gameLine(seed, code, home.id, away.id);
-      const { specs, infos } = gameMarkets(seed, f.key, code, home, away, line);
-      const status = f.scheduledStart - now > TIMING.openAheadMs ? 'INITIAL' : 'OPEN_PREGAME';
-      out.push(createGameEvent(ids, code, home, away, f.scheduledStart, status, specs));
-      if (status === 'OPEN_PREGAME') for (const m of infos) out.push(...quoteMarket(m, m.fair, quoteOpts));
-      n++;
-    }
-    return n;
-  };
-  const scheduled = SCHEDULED_LEAGUES.filter((c) => !config.leagues || config.leagues.includes(c));
-  for (const code of scheduled) {
-    const target = localDay(leagueInfo(code)!.timeZone, now + config.horizonMs);
-    while ((state.generatedThrough[code] ?? target - 1) < target) {
-      const day = (state.generatedThrough[code] ?? target - 1) + 1;
-      state.generatedThrough[code] = day;
-      count += emitDay(code, day);
-    }
-  }
-  // Fallback for a thin slate (few leagues seeded): list up to a week beyond the horizon early.
-  for (const code of scheduled) {
-    const cap = localDay(leagueInfo(code)!.timeZone, now + config.horizonMs) + 7;
-    while (count < config.minUpcoming && state.generatedThrough[code]! < cap) {
-      const day = state.generatedThrough[code]! + 1;
-      state.generatedThrough[code] = day;
-      count += emitDay(code, day);
-    }
-  }
-  return out;
 }
