@@ -4,7 +4,8 @@
 // /tape subscribers (tape plus a few books each, one of them reconnecting every 30 s and resuming
 // from a minute back). Every 10 s it prints the server's RSS, heap, retained frames and bytes against
 // the budget, the book and account logs kept, the event-loop lag (max over the interval, from
-// /metrics) and the slowest /healthz answer seen by a probe polling it four times a second.
+// /metrics), the slowest /healthz answer seen by a probe polling it four times a second, the time
+// spent in major GCs and the seq of the newest state snapshot (to place a pause next to both).
 // Fails (exit 1) when RSS grows more than --max-growth between minute --warm and the end (each
 // taken as the median of the minute before it).
 //
@@ -166,9 +167,10 @@ console.log(
   `Soak: living demo, ${READS} reads/s, ${ORDERS} orders/s (each placed and cancelled), ${SUBSCRIBERS} /tape subscribers, ${MINUTES} min; server pid ${srv.proc.pid}\n`,
 );
 console.log(
-  '| min | RSS MiB | heap used MiB | retained frames | retained MiB / budget | book logs | account logs | loop lag max ms | /healthz max ms | requests | errors | frames in | resyncs |',
+  '| min | RSS MiB | heap used MiB | retained frames | retained MiB / budget | book logs | account logs | loop lag max ms | /healthz max ms | major GC ms | snapshot seq | requests | errors | frames in | resyncs |',
 );
-console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+let gcSeen = 0;
 while (running()) {
   await new Promise((r) => setTimeout(r, Math.min(SAMPLE_MS, stopAt - Date.now() + 50)));
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -184,12 +186,15 @@ while (running()) {
   const budget = metric(text, 'tickbook_stream_retention_budget_bytes');
   const bookLogs = metric(text, 'tickbook_stream_retained_logs', '{kind="book"}');
   const accountLogs = metric(text, 'tickbook_stream_retained_logs', '{kind="private"}');
+  const gc = metric(text, 'tickbook_nodejs_gc_duration_seconds_sum', '{kind="major"}');
+  const snapshotSeq = metric(text, 'tickbook_snapshot_seq');
   const t = (Date.now() - t0) / 60_000;
   samples.push({ t, rss });
   console.log(
-    `| ${t.toFixed(1)} | ${MiB(rss)} | ${MiB(heap)} | ${frames.toLocaleString('en-US')} | ${MiB(bytes)} / ${MiB(budget)} | ${bookLogs} | ${accountLogs} | ${(lag * 1000).toFixed(0)} | ${healthMax.toFixed(0)} | ${requests} | ${errors} | ${framesIn} | ${resyncs} |`,
+    `| ${t.toFixed(1)} | ${MiB(rss)} | ${MiB(heap)} | ${frames.toLocaleString('en-US')} | ${MiB(bytes)} / ${MiB(budget)} | ${bookLogs} | ${accountLogs} | ${(lag * 1000).toFixed(0)} | ${healthMax.toFixed(0)} | ${((gc - gcSeen) * 1000).toFixed(0)} | ${snapshotSeq} | ${requests} | ${errors} | ${framesIn} | ${resyncs} |`,
   );
   healthMax = 0;
+  gcSeen = gc;
 }
 clearInterval(resumer);
 for (const ws of sockets) ws.terminate();
