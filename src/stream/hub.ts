@@ -70,8 +70,12 @@ export interface HubOptions {
   replayHorizonMs?: number;
   /** A replay the client does not read for this long is dropped with resync_required. */
   replayStallMs?: number;
+  /** Bytes one replay sends per step of the pump. */
+  replayChunkBytes?: number;
   /** Clock of the budgets and the stall bound (ms, monotonic); `now` stamps retention. */
   clock?: () => number;
+  /** Runs the replay pump later: `soon` in the next turn, else after a short wait (tests drive it). */
+  schedule?: (run: () => void, soon: boolean) => void;
   /** Called once per resync_required sent (metrics). */
   onResync?: (channel: 'book' | 'tape' | 'lifecycle' | 'private') => void;
 }
@@ -93,10 +97,10 @@ export const STREAM_DEFAULTS = {
   publicGlobalReplayBytesPerSec: 1_048_576,
   replayHorizonMs: 10_000,
   replayStallMs: 30_000,
+  replayChunkBytes: 64 * 1024,
 } as const;
 
-/** Bytes one replay sends per step, and the longest a pump turn may run. */
-const REPLAY_CHUNK_BYTES = 64 * 1024;
+/** The longest a pump turn may run. */
 const REPLAY_SLICE_MS = 4;
 /** How long a pump with nothing it may send waits before looking again. */
 const REPLAY_WAIT_MS = 10;
@@ -106,8 +110,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class StreamHub {
   private readonly reader: () => ExchangeReader;
   private readonly now: () => number;
-  readonly opts: Required<Omit<HubOptions, 'reader' | 'now' | 'onResync' | 'startSeq' | 'clock'>>;
+  readonly opts: Required<
+    Omit<HubOptions, 'reader' | 'now' | 'onResync' | 'startSeq' | 'clock' | 'schedule'>
+  >;
   private readonly clock: () => number;
+  private readonly schedule: (run: () => void, soon: boolean) => void;
   /** Counts resync_required notices (the route wires it to /metrics). */
   onResync: HubOptions['onResync'];
   private pending: CommandFrames[] = [];
@@ -142,6 +149,12 @@ export class StreamHub {
     this.reader = o.reader;
     this.now = o.now ?? Date.now;
     this.clock = o.clock ?? (() => performance.now());
+    this.schedule =
+      o.schedule ??
+      ((run, soon) => {
+        if (soon) setImmediate(run);
+        else setTimeout(run, REPLAY_WAIT_MS).unref();
+      });
     this.onResync = o.onResync;
     this.opts = {
       maxBufferBytes: o.maxBufferBytes ?? STREAM_DEFAULTS.maxBufferBytes,
@@ -158,6 +171,7 @@ export class StreamHub {
         o.publicGlobalReplayBytesPerSec ?? STREAM_DEFAULTS.publicGlobalReplayBytesPerSec,
       replayHorizonMs: o.replayHorizonMs ?? STREAM_DEFAULTS.replayHorizonMs,
       replayStallMs: o.replayStallMs ?? STREAM_DEFAULTS.replayStallMs,
+      replayChunkBytes: o.replayChunkBytes ?? STREAM_DEFAULTS.replayChunkBytes,
     };
     this.startSeq = o.startSeq;
     this.releasedJournalSeq = o.startSeq;
@@ -585,8 +599,7 @@ export class StreamHub {
   private schedulePump(soon: boolean): void {
     if (this.pumpQueued) return;
     this.pumpQueued = true;
-    if (soon) setImmediate(this.pump);
-    else setTimeout(this.pump, REPLAY_WAIT_MS).unref();
+    this.schedule(this.pump, soon);
   }
 
   /** One turn: a step of each replay in turn, for at most REPLAY_SLICE_MS. */
@@ -635,7 +648,7 @@ export class StreamHub {
       return true;
     }
     let sent = 0;
-    while (sent < REPLAY_CHUNK_BYTES && r.cursor < log.lastSeq) {
+    while (sent < this.opts.replayChunkBytes && r.cursor < log.lastSeq) {
       const e = log.entryAfter(r.cursor)!;
       if (!c.trySendAll(e.frames, bound)) break;
       for (const f of e.frames) sent += f.length;
