@@ -87,7 +87,7 @@ class ProtocolClient {
   }
 }
 
-export const action = fc.oneof(
+const action = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({ op: fc.constant('place' as const), price: fc.integer({ min: 380, max: 420 }) }),
@@ -111,7 +111,7 @@ export const action = fc.oneof(
 
 type Action = typeof action extends fc.Arbitrary<infer A> ? A : never;
 
-export function run(actions: Action[]): void {
+function run(actions: Action[]): void {
   const x = setup();
   ok(x.apply({ type: 'AddMarkets', ts: T0, eventId: 'E1', markets: [market(MID)] } as Command));
   let clock = 0;
