@@ -24,9 +24,8 @@ function world(opts: Partial<HubOptions> = {}) {
   /** Applies and commits one order: one tick on the book, one private event for the account. */
   const trade = (account: string, mid: string, price = 400) => {
     const c = bid(account, `${mid}-a`, price, 10);
-    const r = x.apply(c);
-    ok(r);
-    hub.applied(commandFrames(x, c, r.events, x.lastSeq));
+    const events = ok(x.apply(c));
+    hub.applied(commandFrames(x, c, events, x.lastSeq));
     hub.committed(x.lastSeq);
     return x.lastSeq;
   };
@@ -74,7 +73,13 @@ describe('stream retention', () => {
     assert.equal(ps.json().find((f) => f.event === 'subscribed').data.reset, true);
     // From the current head there is nothing to miss.
     pc.message(JSON.stringify({ event: 'subscribe', data: 'private', fromSeq: j }));
-    assert.equal(ps.json().filter((f) => f.event === 'subscribed').at(-1).data.reset, undefined);
+    assert.equal(
+      ps
+        .json()
+        .filter((f) => f.event === 'subscribed')
+        .at(-1).data.reset,
+      undefined,
+    );
   });
 
   test('the byte budget evicts oldest-first across logs and is never exceeded', () => {
