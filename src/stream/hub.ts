@@ -11,7 +11,7 @@
 // the commit of its seq releases it, so it never shows a state the journal might lose.
 //
 // Replays. A resume is read from the log in chunks (`replayChunkBytes`) by one pump that runs in
-// its own turns of the event loop (at most `replaySliceMs` per turn), waits while the client's send
+// its own turns of the event loop (at most REPLAY_SLICE_MS per turn), waits while the client's send
 // buffer is above half its bound, and draws on byte budgets per second: the connection's, all
 // connections' together, and for the public viewer credential also all public connections'. Until
 // it has caught up with the log, the subscription takes no live frames: frames released meanwhile
