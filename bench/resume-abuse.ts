@@ -1,7 +1,8 @@
 // Stale resumes against the built server (docs/stream.md "Replays and budgets"): a retained tape
 // of a few tens of MB is built with ordinary orders; then, while an order flow keeps ordinary
 // subscribers busy and a probe polls /healthz every 10 ms, 4 connections of the public viewer
-// credential each send 10 `subscribe tape` with a fromSeq from the start of that tape. Reported:
+// credential each send 10 `subscribe tape` with a fromSeq from the start of that tape (then, in a
+// third phase, from 1,000 commands back, within a viewer's replay allowance). Reported:
 // /healthz p50/p99/max during the attack, ordinary subscribers' frame latency (arrival minus the
 // order's created_at, both on this machine's clock) p50/p99, and the bytes the attack connections
 // received. The same run measures the same steps without the attack (quiet), and, with --base
@@ -33,7 +34,10 @@ interface Phase {
   attackBytes: number;
 }
 
-async function measureServer(label: string, checkout?: string): Promise<{ quiet: Phase; attack: Phase }> {
+async function measureServer(
+  label: string,
+  checkout?: string,
+): Promise<{ quiet: Phase; attack: Phase; recent: Phase }> {
   const dirs: string[] = [];
   const srv = await spawnServer({ ...benchAppEnv(dirs, 'warn') }, checkout);
   const url = srv.url;
@@ -107,7 +111,7 @@ async function measureServer(label: string, checkout?: string): Promise<{ quiet:
       subs.push(ws);
     }
 
-    const phase = async (attack: boolean): Promise<Phase> => {
+    const phase = async (attackFrom: number | undefined): Promise<Phase> => {
       latency.length = 0;
       const health: number[] = [];
       let on = true;
@@ -130,7 +134,7 @@ async function measureServer(label: string, checkout?: string): Promise<{ quiet:
       })();
       let attackBytes = 0;
       const attackers: WebSocket[] = [];
-      if (attack) {
+      if (attackFrom !== undefined) {
         for (let k = 0; k < 4; k++) {
           const ws = new WebSocket(`${url.replace('http', 'ws')}/tape`, {
             headers: { authorization: `Bearer ${viewer}` },
@@ -153,10 +157,12 @@ async function measureServer(label: string, checkout?: string): Promise<{ quiet:
       for (const ws of attackers) ws.terminate();
       return { health, latency: [...latency], attackBytes };
     };
-    const quiet = await phase(false);
-    const attack = await phase(true);
+    const quiet = await phase(undefined);
+    const attack = await phase(start);
+    // Resumes within a viewer's replay allowance (about 1,000 commands back): paced replays.
+    const recent = await phase((await journalSeq()) - 1000);
     for (const ws of subs) ws.terminate();
-    return { quiet, attack };
+    return { quiet, attack, recent };
   } finally {
     srv.proc.kill('SIGTERM');
     await new Promise((r) => srv.proc.once('exit', r));
@@ -180,7 +186,8 @@ console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|');
 for (const [label, r] of runs) {
   for (const [name, p] of [
     ['quiet', r.quiet],
-    ['attack', r.attack],
+    ['attack: stale (whole tape)', r.attack],
+    ['attack: recent (1,000 commands)', r.recent],
   ] as const) {
     console.log(
       `| ${label} | ${name} | ${f1(pct(p.health, 50))} | ${f1(pct(p.health, 99))} | ${f1(Math.max(...p.health))} | ${p.health.length} | ${f1(pct(p.latency, 50))} | ${f1(pct(p.latency, 99))} | ${p.latency.length} | ${f1(p.attackBytes / 1_048_576)} |`,

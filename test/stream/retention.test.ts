@@ -118,4 +118,43 @@ describe('stream retention', () => {
     assert.equal(s.frames('PLACE').length, 0);
     assert.equal(hub.replaysInFlight, 0);
   });
+
+  test('no client message costs more than 20 ms of CPU, stale resumes of a long tape included', () => {
+    const { x, hub } = world();
+    const start = x.lastSeq;
+    // 20,000 commands: each rests an order or cancels it, one tick each (about 12 MB of tape).
+    for (let i = 0; i < 10_000; i++) {
+      const place = bid('alice', `${M1}-a`, 400, 10);
+      const events = ok(x.apply(place));
+      hub.applied(commandFrames(x, place, events, x.lastSeq));
+      const cancel = {
+        type: 'CancelOrder',
+        ts: T0 + i,
+        accountId: 'alice',
+        orderId: place.orderId,
+      } as Command;
+      hub.applied(commandFrames(x, cancel, ok(x.apply(cancel)), x.lastSeq));
+    }
+    hub.committed(x.lastSeq);
+    const worst = { ms: 0, what: '' };
+    const timed = (c: { message(raw: string): void }, msg: object) => {
+      const before = process.cpuUsage();
+      c.message(JSON.stringify(msg));
+      const d = process.cpuUsage(before);
+      const ms = (d.user + d.system) / 1000;
+      if (ms > worst.ms) Object.assign(worst, { ms, what: JSON.stringify(msg) });
+    };
+    const viewer = { ...tape, public: true };
+    for (let k = 0; k < 4; k++) {
+      const c = hub.connect(new FakeSocket(), k % 2 === 0 ? viewer : tape);
+      for (let i = 0; i < 10; i++) {
+        timed(c, { event: 'subscribe', data: 'tape', fromSeq: start + i });
+        timed(c, { event: 'subscribe', data: M1, fromSeq: i });
+        timed(c, { event: 'subscribe', data: 'tape', fromSeq: x.lastSeq - 2000 + i });
+      }
+    }
+    assert.ok(worst.ms < 20, `${worst.what} took ${worst.ms.toFixed(1)} ms of CPU`);
+    // The signed-in resumes within their allowance are under way, in chunks.
+    assert.ok(hub.replaysInFlight > 0);
+  });
 });
