@@ -9,13 +9,16 @@
 // Fails (exit 1) when RSS grows more than --max-growth between minute --warm and the end (each
 // taken as the median of the minute before it).
 //
+// With --reads 0 --orders 0 --subscribers 0 it watches the idle demo; --checkout runs another
+// checkout's built server (for an A/B of the same measurement).
+//
 //   node --import tsx bench/soak.ts [--minutes 40] [--warm 10] [--reads 20] [--orders 10]
-//     [--subscribers 20] [--max-growth 0.10]
+//     [--subscribers 20] [--max-growth 0.10] [--checkout <dir>]
 
 import { WebSocket } from 'ws';
 import { fetchToken, httpCall } from '../test/helpers/child-server.ts';
 import { BENCH_ADMIN, benchAppEnv, spawnServer } from './lib/app-children.ts';
-import { numArg } from './lib/args.ts';
+import { arg, numArg } from './lib/args.ts';
 
 const MINUTES = numArg('minutes', 40);
 const WARM = numArg('warm', 10);
@@ -26,7 +29,7 @@ const MAX_GROWTH = numArg('max-growth', 0.1);
 const SAMPLE_MS = 10_000;
 
 const dirs: string[] = [];
-const srv = await spawnServer({ ...benchAppEnv(dirs), DEMO_LIVE: 'true' });
+const srv = await spawnServer({ ...benchAppEnv(dirs), DEMO_LIVE: 'true' }, arg('checkout'));
 const url = srv.url;
 const admin = await fetchToken(url, BENCH_ADMIN.id, BENCH_ADMIN.secret);
 
@@ -65,6 +68,7 @@ let requests = 0;
 let errors = 0;
 
 async function every(perSec: number, fn: (i: number) => Promise<void>): Promise<void> {
+  if (!(perSec > 0)) return;
   const period = 1000 / perSec;
   let next = Date.now();
   for (let i = 0; running(); i++) {
@@ -134,6 +138,7 @@ const sockets = Array.from({ length: SUBSCRIBERS }, (_, k) => subscriber(k));
 // One subscriber reconnects every 30 s and resumes the tape from about a minute back.
 const history: number[] = [];
 const resumer = setInterval(() => {
+  if (SUBSCRIBERS === 0) return;
   const k = history.length % SUBSCRIBERS;
   history.push(tapeSeq[k] ?? 0);
   const from = history.length > 2 ? history[history.length - 3] : undefined;
