@@ -9,7 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import type { CommandInput } from '../../src/runtime/exchange-port.ts';
 import { Client, type Frame, isEvent, type World, world } from './helpers.ts';
 
-/** Loaded two-core CI machines stall for reasons of their own; the quiet figure is in BENCHMARKS.md. */
+/**
+ * Loaded two-core CI machines stall for reasons of their own: the bound is this, or three times the
+ * p99 measured just before the attack if that is higher. The base code held /healthz for seconds.
+ */
 const HEALTH_P99_MS = 300;
 
 describe('stream abuse', () => {
@@ -90,6 +93,12 @@ describe('stream abuse', () => {
     let bytes = 0;
     for (const c of conns) c.ws.on('message', (d: Buffer) => (bytes += d.length));
 
+    // The same machine without the attack, just before it: a loaded CI host (or the suite's other
+    // file running beside this one) slows /healthz by itself; the attack may not add much to that.
+    const q = probe();
+    await new Promise((r) => setTimeout(r, 1500));
+    const quiet = await q.stop();
+    const bound = Math.max(HEALTH_P99_MS, 3 * p99(quiet));
     // Minutes-old resumes: the whole retained tape is beyond a viewer's replay allowance.
     const p = probe();
     for (let i = 0; i < 10; i++)
@@ -134,7 +143,10 @@ describe('stream abuse', () => {
       c.close();
     }
     assert.ok(lat.length > 20);
-    assert.ok(p99(lat) <= HEALTH_P99_MS, `/healthz p99 ${p99(lat).toFixed(1)} ms (${lat.length} probes)`);
+    assert.ok(
+      p99(lat) <= bound,
+      `/healthz p99 ${p99(lat).toFixed(1)} ms (${lat.length} probes), quiet p99 ${p99(quiet).toFixed(1)} ms`,
+    );
   });
 
   test('a reader that stops mid-replay gets resync_required at its last frame and resumes without loss', {
