@@ -63,6 +63,8 @@ export interface Config {
   streamHeartbeatMs: number;
   /** /tape: per-connection send-buffer bound (bytes). */
   streamMaxBufferBytes: number;
+  /** /tape: bytes every resume log together may retain (docs/stream.md "Retention"). */
+  streamRetainBytes: number;
   /** PostgreSQL scale-out role (docs/cluster.md): contend for the writer lock, insist on it, or follow. */
   role: TickbookRole;
   /** The URL other processes forward commands to while this one leads (docs/cluster.md). */
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamPingMs: int(env, 'STREAM_PING_MS', 15_000, 100, 600_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 5_000, 50, 5_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 16_384, 64 * 1_048_576),
+    streamRetainBytes: int(env, 'STREAM_RETAIN_BYTES', 64 * 1_048_576, 1_048_576, 16 * 1024 * 1_048_576),
     role: oneOf<TickbookRole>(env, 'TICKBOOK_ROLE', databaseUrl === undefined ? 'leader' : 'auto', [
       'auto',
       'leader',

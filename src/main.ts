@@ -196,6 +196,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const streamOptions = {
     heartbeatMs: config.streamHeartbeatMs,
     maxBufferBytes: config.streamMaxBufferBytes,
+    retainBytes: config.streamRetainBytes,
     persist: sqlDeadmanPersistence(store),
   };
   let stream: Stream;

@@ -16,7 +16,7 @@ export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
       title: 'Tickbook stream',
       version: '0.1.0',
       description:
-        'Market data, lifecycle and private events over one WebSocket (docs/stream.md). Book ticks carry the book seq shared with the REST book and the journal seq; subscribe with fromSeq to resume.',
+        'Market data, lifecycle and private events over one WebSocket (docs/stream.md). Book ticks carry the book seq shared with the REST book and the journal seq; subscribe with fromSeq to resume. Close codes: 1009 a client frame over 4 KiB; 4029 the message limit (100 per second, token bucket); 1001 server shutting down; 1012 stream state rebuilt, reconnect and resume.',
     },
     servers: {
       tickbook: {

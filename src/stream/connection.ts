@@ -4,7 +4,9 @@
 
 import type { Scope } from '../auth/scopes.ts';
 import type { Currency, Id } from '../exchange/types.ts';
+import type { ByteBudget } from './budget.ts';
 import type { StreamHub } from './hub.ts';
+import type { StreamLog } from './log.ts';
 
 /** What the hub needs of a WebSocket. */
 export interface StreamSocket {
@@ -17,6 +19,8 @@ export interface StreamSocket {
 export interface Principalish {
   accountId: Id | null;
   scopes: ReadonlySet<Scope>;
+  /** The published viewer credential (src/http/ui-viewer.ts): anyone has it, so the strictest budgets. */
+  public?: boolean;
 }
 
 export interface BookSub {
@@ -28,6 +32,23 @@ export interface BookSub {
   seq: number;
   /** A snapshot waiting for the commit of its seq. */
   held?: { seq: number; frame: string };
+  /** Catching up from the log (hub.ts "Replays"): live frames skip it until the replay ends. */
+  replaying?: boolean;
+}
+
+/** A resume being sent from a log in chunks (hub.ts "Replays"). */
+export interface Replay {
+  conn: Connection;
+  /** The book subscription, or the global channel, that catches up. */
+  book: BookSub | undefined;
+  channel: Global | undefined;
+  /** Book key or channel: the key of `conn.replays`. */
+  key: string;
+  log: StreamLog;
+  /** Last seq sent (book seq or journal seq): where a resync_required tells the client to resume. */
+  cursor: number;
+  /** When this replay last sent something (or began): a client that stops reading is dropped. */
+  progressAt: number;
 }
 
 export type Global = 'tape' | 'lifecycle' | 'private';
@@ -40,12 +61,18 @@ export class Connection {
   private_ = false;
   /** Last journal seq delivered per global channel (for heartbeats and resync). */
   readonly globalSeq: Record<Global, number> = { tape: 0, lifecycle: 0, private: 0 };
+  /** Global channels still catching up from their log (live frames skip them meanwhile). */
+  readonly catchingUp: Record<Global, boolean> = { tape: false, lifecycle: false, private: false };
+  /** Replays in progress, by book key or channel. */
+  readonly replays = new Map<string, Replay>();
   closed = false;
 
   constructor(
     readonly hub: StreamHub,
     readonly socket: StreamSocket,
     readonly principal: Principalish,
+    /** This connection's replay budget (bytes per second). */
+    readonly budget: ByteBudget,
   ) {}
 
   /** A client text frame. Never throws: bad input answers an error frame. */
@@ -68,6 +95,29 @@ export class Connection {
     if (this.closed) return true;
     if (this.socket.bufferedAmount + frame.length > bound) return false;
     this.socket.send(frame);
+    return true;
+  }
+
+  /**
+   * Sends a command's frames all or none: false when they would take the buffer past its bound, so
+   * a client never holds part of a seq it is told to resume after. A group larger than the bound
+   * itself goes out when the buffer is empty (else it could never be sent).
+   */
+  trySendAll(frames: readonly string[], bound: number): boolean {
+    if (this.closed) return true;
+    const buffered = this.socket.bufferedAmount;
+    if (frames.length === 1) {
+      const f = frames[0]!;
+      if (buffered > 0 && buffered + f.length > bound) return false;
+      this.socket.send(f);
+      return true;
+    }
+    if (buffered > 0) {
+      let size = buffered;
+      for (const f of frames) size += f.length;
+      if (size > bound) return false;
+    }
+    for (const f of frames) this.socket.send(f);
     return true;
   }
 }

@@ -1,8 +1,14 @@
 // A retention ring for one resumable stream (a book, the tape, the lifecycle feed, an account's
 // private events): entries in seq order, each the frames one command produced, serialized once.
-// Retention (docs/stream.md "Retention"): an entry is kept for `retainMs` and the ring holds at most
-// `retainFrames` frames, so the window is at least retainMs unless more than retainFrames frames
-// arrived within it, in which case it is the last retainFrames frames.
+// Retention (docs/stream.md "Retention"): the ring holds at most `retainFrames` frames; age and the
+// byte budget shared by every log are enforced by the pool the log charges (retention.ts), which
+// evicts oldest-first across all logs, so a quiet log ages out like a busy one.
+
+import type { RetentionPool } from './retention.ts';
+
+/** Bytes charged per frame and per entry beyond the frame text: V8 string and object headers. */
+export const FRAME_OVERHEAD = 48;
+export const ENTRY_OVERHEAD = 96;
 
 export interface LogEntry {
   /** The stream's own seq (book seq for a book, journal seq otherwise). */
@@ -12,19 +18,38 @@ export interface LogEntry {
   frames: string[];
 }
 
+/** An entry as the log keeps it: its charge, its place in the log's byte count, and its owner. */
+export interface HeldEntry extends LogEntry {
+  bytes: number;
+  /** Bytes appended to the owning log up to and including this entry. */
+  cum: number;
+  log: StreamLog;
+  /** Evicted (the pool's queue still points at it until it reaches it). */
+  gone: boolean;
+}
+
+export type LogKind = 'book' | 'tape' | 'lifecycle' | 'private';
+
 export class StreamLog {
-  private entries: LogEntry[] = [];
+  private entries: HeldEntry[] = [];
   private head = 0;
   private frameCount = 0;
+  private byteCount = 0;
+  private appendedBytes = 0;
+  /** Replays reading this log: while any does, the hub keeps it in its map even when empty. */
+  readers = 0;
 
   /**
    * @param floor the seq the stream stood at when the log began: every entry after it is (or was)
    *   in the ring, so a resume from `floor` or later is complete while nothing was evicted past it.
+   * @param key the log's key in the hub's map (book key or account id; the channel for the others).
    */
   constructor(
     private floor: number,
     private readonly retainFrames: number,
-    private readonly retainMs: number,
+    private readonly pool: RetentionPool,
+    readonly kind: LogKind,
+    readonly key: string,
   ) {}
 
   /** The seq of the newest released entry (or the floor). */
@@ -36,27 +61,48 @@ export class StreamLog {
     return this.frameCount;
   }
 
-  append(e: LogEntry, now: number): void {
-    this.entries.push(e);
-    this.frameCount += e.frames.length;
-    this.evict(now);
+  get bytes(): number {
+    return this.byteCount;
   }
 
-  evict(now: number): void {
-    const cutoff = now - this.retainMs;
-    while (this.head < this.entries.length) {
-      const e = this.entries[this.head]!;
-      if (this.frameCount <= this.retainFrames && e.ts >= cutoff) break;
-      this.frameCount -= e.frames.length;
-      this.floor = e.seq;
-      this.entries[this.head] = undefined as unknown as LogEntry;
-      this.head++;
-    }
+  get empty(): boolean {
+    return this.head === this.entries.length;
+  }
+
+  append(e: LogEntry): void {
+    let bytes = ENTRY_OVERHEAD;
+    for (const f of e.frames) bytes += f.length + FRAME_OVERHEAD;
+    this.appendedBytes += bytes;
+    const held: HeldEntry = { ...e, bytes, cum: this.appendedBytes, log: this, gone: false };
+    this.entries.push(held);
+    this.frameCount += e.frames.length;
+    this.byteCount += bytes;
+    while (this.frameCount > this.retainFrames && this.entries.length - this.head > 1) this.evictOldest();
+    this.pool.charge(held);
+  }
+
+  /** Drops the oldest entry (the pool calls it for age and budget; append for the frame bound). */
+  evictOldest(): HeldEntry | undefined {
+    if (this.head === this.entries.length) return undefined;
+    const e = this.entries[this.head]!;
+    this.entries[this.head] = undefined as unknown as HeldEntry;
+    this.head++;
+    this.frameCount -= e.frames.length;
+    this.byteCount -= e.bytes;
+    this.floor = e.seq;
+    e.gone = true;
+    this.pool.release(e);
+    // The pool's queue may point at the entry a while longer: let the frames go now.
+    e.frames = [];
     // Compact once the dead prefix outweighs the live part (amortized O(1) per entry).
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+    if (this.head === this.entries.length) {
+      this.entries = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
     }
+    return e;
   }
 
   /** True when every entry after `fromSeq` is still held (a resume from it is gap-free). */
@@ -64,9 +110,8 @@ export class StreamLog {
     return fromSeq >= this.floor && fromSeq <= this.lastSeq;
   }
 
-  /** Entries with seq > fromSeq, oldest first (call covers() first). */
-  *after(fromSeq: number): Generator<LogEntry> {
-    // Binary search: seqs ascend.
+  /** Index of the first entry with seq > fromSeq (binary search: seqs ascend). */
+  private indexAfter(fromSeq: number): number {
     let lo = this.head;
     let hi = this.entries.length;
     while (lo < hi) {
@@ -74,6 +119,29 @@ export class StreamLog {
       if (this.entries[mid]!.seq <= fromSeq) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.entries.length; i++) yield this.entries[i]!;
+    return lo;
+  }
+
+  /** Bytes a replay after `fromSeq` would send (charges included), without walking the entries. */
+  bytesAfter(fromSeq: number): number {
+    const i = this.indexAfter(fromSeq);
+    if (i >= this.entries.length) return 0;
+    const first = this.entries[i]!;
+    return this.appendedBytes - (first.cum - first.bytes);
+  }
+
+  /** How many entries (commands) have seq > fromSeq. */
+  countAfter(fromSeq: number): number {
+    return this.entries.length - this.indexAfter(fromSeq);
+  }
+
+  /** The first entry with seq > fromSeq, if held (call covers() first). */
+  entryAfter(fromSeq: number): LogEntry | undefined {
+    return this.entries[this.indexAfter(fromSeq)];
+  }
+
+  /** Entries with seq > fromSeq, oldest first (call covers() first). */
+  *after(fromSeq: number): Generator<LogEntry> {
+    for (let i = this.indexAfter(fromSeq); i < this.entries.length; i++) yield this.entries[i]!;
   }
 }

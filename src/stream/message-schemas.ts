@@ -138,6 +138,11 @@ export const serverMessages: Record<string, { summary: string; payload: object }
             channel: { type: 'string' },
             currency: currencySchema,
             replayed: nonNegInt,
+            reset: {
+              type: 'boolean',
+              description:
+                'tape, lifecycle, private: true when fromSeq is beyond what is retained or beyond the replay the connection may receive; read REST history, then follow live.',
+            },
           },
         },
       },
@@ -180,7 +185,8 @@ export const serverMessages: Record<string, { summary: string; payload: object }
     },
   },
   resyncRequired: {
-    summary: 'The send buffer overflowed: the subscription is dropped; resubscribe with fromSeq.',
+    summary:
+      'The subscription is dropped (send buffer full, a replay the client stopped reading, or a replay overtaken by retention). fromSeq is the last seq the client received in full: resubscribe with it.',
     payload: {
       type: 'object',
       required: ['event', 'data'],

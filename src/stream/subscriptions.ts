@@ -26,6 +26,7 @@ export class Subscriptions {
 
   dropBook(s: BookSub): void {
     s.conn.books.delete(s.key);
+    s.conn.replays.delete(s.key);
     const subs = this.books.get(s.key);
     if (subs !== undefined) {
       subs.delete(s);
@@ -54,6 +55,8 @@ export class Subscriptions {
   }
 
   dropGlobal(c: Connection, ch: Global): void {
+    c.replays.delete(ch);
+    c.catchingUp[ch] = false;
     if (ch === 'tape') {
       c.tape = false;
       this.tape.delete(c);

@@ -26,6 +26,8 @@ import type { Connection, StreamHub } from '../../stream/hub.ts';
 import { errorFrame } from '../../stream/messages.ts';
 import { mapError } from '../error-handler.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
+import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
+import { MessageBucket, StallClock } from './tape-rate.ts';
 
 export interface TapeOptions {
   hub: StreamHub;
@@ -36,7 +38,10 @@ export interface TapeOptions {
   pingMs?: number;
   /** Largest client frame (bytes); a larger one closes the connection with 1009. */
   maxPayload?: number;
-  /** Client messages allowed per second before the connection is closed with 4029. */
+  /**
+   * Client messages per second a connection may send on average (a token bucket holding as many);
+   * more closes it with 4029.
+   */
   maxMessagesPerSecond?: number;
   publicBaseUrl?: string;
 }
@@ -83,18 +88,47 @@ async function authenticate(auth: TapeOptions['auth'], token: string | undefined
   }
 }
 
+/** Reason phrases of the statuses an upgrade can be refused with. */
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+};
+
+/**
+ * What makes an upgrade request one `ws` would refuse with a bare text answer (RFC 6455 §4.2.1):
+ * checked first, so the refusal is the error envelope like every other one.
+ */
+function badUpgrade(req: IncomingMessage): ApiError | undefined {
+  if (req.method !== 'GET') return new ApiError('VALIDATION_FAILED', 'A WebSocket upgrade is a GET request');
+  const upgrade = req.headers.upgrade;
+  if (typeof upgrade !== 'string' || upgrade.toLowerCase() !== 'websocket') {
+    return new ApiError('VALIDATION_FAILED', 'The Upgrade header must be "websocket"');
+  }
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) {
+    return new ApiError(
+      'VALIDATION_FAILED',
+      'Sec-WebSocket-Key must be 16 random bytes in base64 (RFC 6455 section 4.1)',
+    );
+  }
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    // RFC 6455 section 4.4: name the versions the server speaks.
+    return new ApiError('VALIDATION_FAILED', 'Sec-WebSocket-Version must be 13', undefined, {
+      'sec-websocket-version': '13, 8',
+    });
+  }
+  return undefined;
+}
+
 /** An HTTP answer written on the raw socket before any upgrade. */
 function refuse(socket: Duplex, err: unknown): void {
   const m = mapError(err);
   const body = JSON.stringify(m.body);
-  const reason =
-    m.status === 401
-      ? 'Unauthorized'
-      : m.status === 403
-        ? 'Forbidden'
-        : m.status === 404
-          ? 'Not Found'
-          : 'Error';
+  const reason = REASONS[m.status] ?? 'Error';
   const lines = [
     `HTTP/1.1 ${m.status} ${reason}`,
     'Content-Type: application/json; charset=utf-8',
@@ -125,6 +159,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   const pingMs = opts.pingMs ?? 15_000;
   const maxRate = opts.maxMessagesPerSecond ?? 100;
   const registry = opts.metrics?.registry;
+  const stalls = new StallClock();
   let seen = 0;
   const resyncs = new client.Counter({
     name: 'tickbook_stream_resync_required_total',
@@ -148,6 +183,41 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     collect() {
       const r = hub.retained();
       for (const [k, v] of Object.entries(r)) this.set({ log: k }, v);
+    },
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_retained_bytes',
+    help: 'Bytes held for resume by every log together (frame text plus object overheads)',
+    registers: registry ? [registry] : [],
+    collect() {
+      this.set(hub.retention().bytes);
+    },
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_retention_budget_bytes',
+    help: 'The retention budget (STREAM_RETAIN_BYTES): oldest frames are evicted past it',
+    registers: registry ? [registry] : [],
+    collect() {
+      this.set(hub.retention().budgetBytes);
+    },
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_retained_logs',
+    help: 'Book and account logs held for resume (empty ones are dropped)',
+    labelNames: ['kind'] as const,
+    registers: registry ? [registry] : [],
+    collect() {
+      const r = hub.retention();
+      this.set({ kind: 'book' }, r.bookLogs);
+      this.set({ kind: 'private' }, r.privateLogs);
+    },
+  });
+  new client.Gauge({
+    name: 'tickbook_stream_replays',
+    help: 'Resumes being sent from retention in chunks',
+    registers: registry ? [registry] : [],
+    collect() {
+      this.set(hub.replaysInFlight);
     },
   });
   new client.Counter({
@@ -200,6 +270,11 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       refuse(socket, new ApiError('ROUTE_NOT_FOUND', `Route GET:${url.pathname} not found`));
       return;
     }
+    const bad = badUpgrade(req);
+    if (bad !== undefined) {
+      refuse(socket, bad);
+      return;
+    }
     socket.on('error', () => socket.destroy());
     authenticate(auth, tokenOf(req, url)).then(
       (principal) => {
@@ -224,20 +299,16 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   };
 
   const open = (ws: WebSocket, principal: Principal, url: URL) => {
-    const c = hub.connect(ws, principal);
+    const c = hub.connect(ws, { ...principal, public: principal.clientId === VIEWER_CLIENT_ID });
     connOf.set(ws, c);
     alive.set(ws, true);
-    let windowStart = Date.now();
-    let count = 0;
+    const bucket = new MessageBucket(maxRate, stalls);
     ws.on('pong', () => alive.set(ws, true));
     ws.on('message', (data, isBinary) => {
-      const t = Date.now();
-      if (t - windowStart >= 1000) {
-        windowStart = t;
-        count = 0;
-      }
-      if (++count > maxRate) {
-        ws.close(CLOSE.rateLimited, 'too many messages');
+      if (c.closed) return;
+      if (!bucket.take()) {
+        ws.close(CLOSE.rateLimited, `rate limit: at most ${maxRate} messages per second`);
+        hub.disconnect(c);
         return;
       }
       if (isBinary) {
@@ -268,9 +339,11 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   }, pingMs);
   ping.unref();
   hub.start();
+  stalls.start();
 
   app.addHook('onClose', async () => {
     clearInterval(ping);
+    stalls.stop();
     hub.stop();
     deadman.close();
     app.server.off('upgrade', onUpgrade);
