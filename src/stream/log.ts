@@ -4,8 +4,6 @@
 // byte budget shared by every log are enforced by the pool the log charges (retention.ts), which
 // evicts oldest-first across all logs, so a quiet log ages out like a busy one.
 
-import type { RetentionPool } from './retention.ts';
-
 /** Bytes charged per frame and per entry beyond the frame text: V8 string and object headers. */
 export const FRAME_OVERHEAD = 48;
 export const ENTRY_OVERHEAD = 96;
@@ -30,6 +28,15 @@ export interface HeldEntry extends LogEntry {
 
 export type LogKind = 'book' | 'tape' | 'lifecycle' | 'private';
 
+/**
+ * What a log tells the shared pool (retention.ts's RetentionPool): each entry it holds and each it
+ * lets go. Declared here so the log does not import the pool that imports it.
+ */
+export interface RetentionCharges {
+  charge(e: HeldEntry): void;
+  release(e: HeldEntry): void;
+}
+
 export class StreamLog {
   private entries: HeldEntry[] = [];
   private head = 0;
@@ -47,7 +54,7 @@ export class StreamLog {
   constructor(
     private floor: number,
     private readonly retainFrames: number,
-    private readonly pool: RetentionPool,
+    private readonly pool: RetentionCharges,
     readonly kind: LogKind,
     readonly key: string,
   ) {}

@@ -17,17 +17,16 @@ import client from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
-import { InvalidTokenError } from '../../auth/verifier.ts';
 import { ApiError } from '../../errors.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import { asyncApiDocument } from '../../stream/asyncapi.ts';
 import { DEADMAN_MAX_MS, DEADMAN_MIN_MS, type DeadmanSwitch } from '../../stream/deadman.ts';
 import type { Connection, StreamHub } from '../../stream/hub.ts';
 import { errorFrame } from '../../stream/messages.ts';
-import { mapError } from '../error-handler.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
 import { MessageBucket, StallClock } from './tape-rate.ts';
+import { authenticate, badUpgrade, refuse, tokenOf } from './tape-upgrade.ts';
 
 export interface TapeOptions {
   hub: StreamHub;
@@ -48,96 +47,8 @@ export interface TapeOptions {
 
 export const TAPE_PATH = '/tape';
 export const SUBPROTOCOL = 'tickbook';
-const BEARER_PROTOCOL = 'bearer.';
 /** Close codes (docs/stream.md "Close codes"). */
 export const CLOSE = { tooBig: 1009, policy: 1008, rateLimited: 4029, shutdown: 1001 } as const;
-
-function tokenOf(req: IncomingMessage, url: URL): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h === 'string') {
-    const sp = h.indexOf(' ');
-    if (sp > 0 && h.slice(0, sp).toLowerCase() === 'bearer') return h.slice(sp + 1).trim();
-  }
-  const q = url.searchParams.get('access_token');
-  if (q !== null && q !== '') return q;
-  const p = req.headers['sec-websocket-protocol'];
-  if (typeof p === 'string') {
-    for (const v of p.split(',')) {
-      const t = v.trim();
-      if (t.startsWith(BEARER_PROTOCOL)) return t.slice(BEARER_PROTOCOL.length);
-    }
-  }
-  return undefined;
-}
-
-async function authenticate(auth: TapeOptions['auth'], token: string | undefined): Promise<Principal> {
-  if (token === undefined || token === '') {
-    throw new ApiError('UNAUTHORIZED', 'A bearer access token is required', undefined, {
-      'www-authenticate': 'Bearer realm="tickbook"',
-    });
-  }
-  try {
-    return auth.verifyCached(token) ?? (await auth.verifyAccessToken(token));
-  } catch (err) {
-    if (err instanceof InvalidTokenError) {
-      throw new ApiError('INVALID_TOKEN', err.message, undefined, {
-        'www-authenticate': 'Bearer realm="tickbook", error="invalid_token"',
-      });
-    }
-    throw err;
-  }
-}
-
-/** Reason phrases of the statuses an upgrade can be refused with. */
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  500: 'Internal Server Error',
-};
-
-/**
- * What makes an upgrade request one `ws` would refuse with a bare text answer (RFC 6455 §4.2.1):
- * checked first, so the refusal is the error envelope like every other one.
- */
-function badUpgrade(req: IncomingMessage): ApiError | undefined {
-  if (req.method !== 'GET') return new ApiError('VALIDATION_FAILED', 'A WebSocket upgrade is a GET request');
-  const upgrade = req.headers.upgrade;
-  if (typeof upgrade !== 'string' || upgrade.toLowerCase() !== 'websocket') {
-    return new ApiError('VALIDATION_FAILED', 'The Upgrade header must be "websocket"');
-  }
-  const key = req.headers['sec-websocket-key'];
-  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) {
-    return new ApiError(
-      'VALIDATION_FAILED',
-      'Sec-WebSocket-Key must be 16 random bytes in base64 (RFC 6455 section 4.1)',
-    );
-  }
-  const version = req.headers['sec-websocket-version'];
-  if (version !== '13' && version !== '8') {
-    // RFC 6455 section 4.4: name the versions the server speaks.
-    return new ApiError('VALIDATION_FAILED', 'Sec-WebSocket-Version must be 13', undefined, {
-      'sec-websocket-version': '13, 8',
-    });
-  }
-  return undefined;
-}
-
-/** An HTTP answer written on the raw socket before any upgrade. */
-function refuse(socket: Duplex, err: unknown): void {
-  const m = mapError(err);
-  const body = JSON.stringify(m.body);
-  const reason = REASONS[m.status] ?? 'Error';
-  const lines = [
-    `HTTP/1.1 ${m.status} ${reason}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    ...Object.entries(m.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
-}
 
 const heartbeatBody = {
   type: 'object',
