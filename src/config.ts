@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set (not the port's default): a store with another issuer refuses it. */
+  publicBaseUrlSet: boolean;
   env: TickbookEnv;
   tokenTtlSeconds: number;
   tokenAlg: TokenAlg;
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'DATA_DIR', './data'),
     databaseUrl,
     publicBaseUrl,
+    publicBaseUrlSet: optStr(env, 'PUBLIC_BASE_URL') !== undefined,
     env: oneOf<TickbookEnv>(env, 'TICKBOOK_ENV', 'production', ['production', 'qa']),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 86400, 60, 31 * 86400),
     tokenAlg: oneOf<TokenAlg>(env, 'TOKEN_ALG', 'RS256', ['RS256', 'ES256', 'EdDSA']),

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { settleIssuer, withIssuer } from './auth/issuer.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
@@ -88,16 +89,16 @@ async function loadHttpModules() {
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
-  const config = loadConfig(opts.env ?? process.env);
-  const log = createLogger(config);
+  const loaded = loadConfig(opts.env ?? process.env);
+  const log = createLogger(loaded);
   const metrics = new Metrics();
   const httpModules = loadHttpModules();
   // Awaited before the app is built; a start that fails earlier must not leave it unhandled.
   httpModules.catch(() => {});
 
-  const store = await phase(log, storeOpening(config), () =>
-    openStore({ ...config, nodeName: config.nodeName }).catch((err: unknown) => {
-      throw config.databaseUrl === undefined ? err : databaseStartError(err, config.databaseUrl);
+  const store = await phase(log, storeOpening(loaded), () =>
+    openStore({ ...loaded, nodeName: loaded.nodeName }).catch((err: unknown) => {
+      throw loaded.databaseUrl === undefined ? err : databaseStartError(err, loaded.databaseUrl);
     }),
   );
   // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
@@ -113,6 +114,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
   const applied = await phase(log, 'applying store migrations', () => store.migrate());
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // One issuer per store (docs/cluster.md "One issuer per store"): from here on the configuration
+  // carries the store's issuer as its public base URL.
+  let config: Config;
+  try {
+    config = withIssuer(loaded, await settleIssuer(store, loaded));
+  } catch (err) {
+    await releaseLock();
+    await store.close();
+    throw err;
+  }
+  if (config.publicBaseUrl !== loaded.publicBaseUrl) {
+    log.info({ issuer: config.publicBaseUrl }, 'token issuer: the one this store records');
+  }
 
   let node: ClusterNode | undefined;
   let embedded: ExchangeRuntime | undefined;
