@@ -6,9 +6,11 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { settleIssuer, withIssuer } from './auth/issuer.ts';
+import { recordServerUrl } from './auth/admin-bootstrap.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
+import { demoAccounts } from './demo/market-maker.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import {
   disableViewerClient,
@@ -22,7 +24,7 @@ import { Metrics } from './observability/metrics.ts';
 import type { ExchangePort } from './runtime/exchange-port.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
-import { bannerLines, renderBanner } from './start/banner.ts';
+import { type BannerInput, writeBanner } from './start/banner.ts';
 import { createLogger } from './start/log-output.ts';
 import { phase } from './start/progress.ts';
 import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
@@ -348,17 +350,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
   }
 
+  // The operator credentials file names the address this process listens on: the CLI finds the
+  // server there when neither --url nor PORT/HOST says (src/cli/admin-api.ts).
+  const credentialsFile = resolve(
+    ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
+  );
+  if (config.adminClientId === undefined) recordServerUrl(credentialsFile, url, log);
+
   if (opts.banner) {
-    const lines = bannerLines({
+    const banner: BannerInput = {
       config,
       url,
-      credentialsFile: resolve(
-        ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
-      ),
+      credentialsFile,
       legacyPort: config.legacyAuthPort,
-      demoRunning: config.demo && leads(),
-    });
-    process.stdout.write(`${renderBanner(lines, process.stdout.isTTY === true)}\n`);
+      role: node === undefined ? 'embedded' : node.mode === 'leader' ? 'leader' : 'replica',
+      ...(node?.leaderUrl !== undefined && node.mode !== 'leader' ? { leaderUrl: node.leaderUrl } : {}),
+      demo: {
+        slate: exchangePort.accounts.exists(demoAccounts(config.demoSeed).marketMaker),
+        living: leads() && config.demoLive,
+      },
+    };
+    writeBanner(banner, log, config.logFormat);
   }
   return {
     config,
