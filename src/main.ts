@@ -5,13 +5,13 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { settleIssuer, withIssuer } from './auth/issuer.ts';
 import { recordServerUrl } from './auth/admin-bootstrap.ts';
+import { settleIssuer, withIssuer } from './auth/issuer.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
-import { demoAccounts } from './demo/market-maker.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { demoAccounts } from './demo/market-maker.ts';
 import {
   disableViewerClient,
   ensureViewerClient,
