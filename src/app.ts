@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
-import { AccessLog } from './http/access-log.ts';
+import { AccessLog, type AccessLogMode } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
@@ -28,6 +28,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** An existing logger (main.ts shares one with the runtime); overrides logStream. */
   logger?: FastifyBaseLogger;
+  /** Which requests the access log writes a line for (src/http/access-log.ts); `every` by default. */
+  accessLog?: AccessLogMode;
   /** Extra readiness condition for /readyz. */
   ready?: () => boolean;
   /** Registers the feature plugins (auth, market data, trading, parlay) on the instance. */
@@ -71,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // One access-log line per request instead of Fastify's two, and the request metrics, both
     // when the response has been sent (src/http/access-log.ts).
-    logController: new AccessLog(metrics.requests),
+    logController: new AccessLog(metrics.requests, deps.accessLog),
     // Request validation (src/http/validation.ts): bodies are validated without type coercion.
     ajv: { customOptions: REQUEST_AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator } },

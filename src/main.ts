@@ -25,7 +25,7 @@ import type { ExchangePort } from './runtime/exchange-port.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
 import { type BannerInput, writeBanner } from './start/banner.ts';
-import { createLogger } from './start/log-output.ts';
+import { createLogger, usePrettyLogs } from './start/log-output.ts';
 import { phase } from './start/progress.ts';
 import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
@@ -248,6 +248,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     store,
     metrics,
     logger: log,
+    // A person at a terminal reads start-up, lifecycle and errors, not a line per request.
+    accessLog: usePrettyLogs(config.logFormat, process.stdout.isTTY) ? 'errors-and-slow' : 'every',
     ready: () => (node === undefined ? !embedded!.sequencer.stopped : node.ready()),
     features: async (a) => {
       if (node !== undefined) registerClusterHooks(a, node, config);
