@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
+import type { Scope } from './auth/scopes.ts';
 import type { Config } from './config.ts';
 import { AccessLog, type AccessLogMode } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -37,6 +38,13 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The scopes the docs page's login offers: those of a trader client (src/auth/scopes.ts). */
+const TRADER_SCOPE_TEXT: Record<Exclude<Scope, 'admin'>, string> = {
+  'read:tape': 'Market data: metadata, events, markets, books',
+  'read:trader': "The caller's own account: balance, positions, orders, fills",
+  'execute:trader': 'Order entry',
+};
 
 /**
  * Request ids minted here: a random per-process prefix and a counter. Unique within a process and,
@@ -134,16 +142,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
           [SECURITY_OAUTH2]: {
             type: 'oauth2',
-            description: 'Log in with a client id and secret (OAuth 2.0 client credentials, RFC 6749 §4.4)',
+            // Only the scopes a trader client can hold are offered: ticking one the client lacks
+            // (an operator's `admin` for a trader) makes the login fail with invalid_scope.
+            description:
+              'Log in with a client id and secret (OAuth 2.0 client credentials, RFC 6749 §4.4). Tick no scope to get every scope the client holds: a trader client has read:tape, read:trader and execute:trader; the operator client also has admin, which the operator API needs. Ticking scopes narrows the token to them.',
             flows: {
               clientCredentials: {
                 tokenUrl: '/nbx/v1/auth/emm-token',
-                scopes: {
-                  'read:tape': 'Market data: metadata, events, markets, books',
-                  'read:trader': "The caller's own account: balance, positions, orders, fills",
-                  'execute:trader': 'Order entry',
-                  admin: 'The operator API',
-                },
+                scopes: TRADER_SCOPE_TEXT,
               },
             },
           },
