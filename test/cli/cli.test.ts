@@ -189,6 +189,19 @@ describe('keys and migrate commands (store)', () => {
     assert.ok(human.out.includes(rotated.kid));
   });
 
+  test("issuer shows the store's token issuer; issuer set replaces it", async () => {
+    const none = await cli(['issuer', '--json']);
+    assert.equal(none.code, 0, none.err);
+    assert.equal(JSON.parse(none.out).issuer, null);
+    const set = await cli(['issuer', 'set', 'https://exchange.example/']);
+    assert.equal(set.code, 0, set.err);
+    assert.match(set.out, /token issuer is now https:\/\/exchange\.example; restart every process/);
+    assert.equal((await cli(['issuer'])).out, 'https://exchange.example');
+    const bad = await cli(['issuer', 'set', 'ftp://x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /expected an http or https URL/);
+  });
+
   test('migrate is a no-op on a migrated store', async () => {
     const r = await cli(['migrate', '--json']);
     assert.equal(r.code, 0, r.err);
