@@ -28,7 +28,7 @@ export interface ReadmeBlock {
 /** The `sh` blocks of the walk-through: from its heading to the end of the README. */
 export function walkthroughBlocks(readme: string): ReadmeBlock[] {
   const lines = readme.split('\n');
-  const from = lines.findIndex((l) => l === '## Walk-through');
+  const from = lines.indexOf('## Walk-through');
   assert.ok(from >= 0, 'README.md has a "## Walk-through" section');
   const blocks: ReadmeBlock[] = [];
   let heading = '';
