@@ -1,4 +1,4 @@
-// The application as a Fastify instance (DESIGN.md §10, after fastify/demo): main.ts, the CLI and
+// The application as a Fastify instance (after fastify/demo): main.ts, the CLI and
 // the tests all build it through buildApp, so tests exercise exactly what `npm start` runs.
 
 import { randomBytes } from 'node:crypto';

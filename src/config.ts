@@ -1,4 +1,4 @@
-// The one place that reads process.env (DESIGN.md §10, after dydx's config-util): every setting is
+// The one place that reads process.env (after dydx's config-util): every setting is
 // parsed once, typed, validated, and handed to the rest of the program as a frozen object.
 // An invalid value stops the start with a message naming the variable.
 
@@ -37,7 +37,7 @@ export interface Config {
   demoLive: boolean;
   /** Simulated seconds per real second for the living demo (tests use large values). */
   demoSpeed: number;
-  /** Live taker fee coefficient, DESIGN.md §4. */
+  /** Live taker fee coefficient, docs/exchange.md "Fees". */
   feeCoefficient: number;
   /** Move events OPEN_PREGAME → OPEN_INGAME at scheduledStart. */
   autoGoLive: boolean;

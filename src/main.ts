@@ -1,6 +1,6 @@
 // The server entry: configuration, store, exchange runtime (recovery), token server, HTTP app,
 // optional legacy auth listener, timers, and a clean shutdown on SIGINT/SIGTERM (final snapshot).
-// Thin on purpose (DESIGN.md §10): everything it starts is built and tested elsewhere.
+// Thin on purpose: everything it starts is built and tested elsewhere.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,7 +106,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
   // which leads or follows. The embedded store is one process's: one writer, as before.
   const clustered = store instanceof PostgresStore;
-  // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
+  // One writer per store (principle 7 of docs/architecture.md "Principles"): refuse to start beside a live one.
   let releaseLock: () => Promise<void> = async () => {};
   try {
     if (!clustered) releaseLock = (await store.acquireWriterLock?.()) ?? releaseLock;

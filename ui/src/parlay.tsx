@@ -1,5 +1,5 @@
 // The parlay slip: outcomes added from any event; with two or more legs it asks the unauthenticated
-// parlay endpoint (SPEC.md §4.1) and shows the offer, or each decline's reason in plain words.
+// parlay endpoint (docs/http.md "Parlay price") and shows the offer, or each decline's reason in plain words.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ParlayOffer, requestParlay } from './api.ts';
 import { meaning } from './codes.ts';

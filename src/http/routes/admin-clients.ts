@@ -12,7 +12,7 @@ export interface AdminClientsOptions {
 
 const errorSchema = {
   type: 'object',
-  description: 'Error envelope (DESIGN.md §8)',
+  description: 'Error envelope (docs/http.md "Validation and errors")',
   properties: {
     statusCode: { type: 'integer' },
     error: { type: 'string' },

@@ -1,4 +1,4 @@
-// The legacy GraphQL read interface, `/v1/graphql` (reference/production-api.md "GraphQL (legacy)",
+// The legacy GraphQL read interface, `/v1/graphql` (docs/http.md "GraphQL",
 // docs/graphql.md): Hasura-style root fields over the in-memory exchange state, served by mercurius
 // (graphql-js, compiled with graphql-jit after the first run of a query). POST with a JSON body or
 // GET with `?query=` (queries only). No route touches the store.

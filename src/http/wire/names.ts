@@ -1,7 +1,7 @@
-// Wire names of the domain's codes (DESIGN.md §2 codes → SPEC.md §2 wire values). SPEC.md wins on
-// the wire: its Market example shows `type: "Spread"`, so market types leave as display names and
+// Wire names of the domain's codes (docs/exchange.md codes → wire values, docs/http.md "The production
+// wire"). The production wire wins: its Market example shows `type: "Spread"`, so market types leave as display names and
 // every filter accepts both the name and the upper-case code. Time stamps leave as ISO 8601 UTC
-// with milliseconds (SPEC.md §2 Event.scheduledStart).
+// with milliseconds (docs/http.md "Events", scheduledStart).
 
 import { MARKET_TYPES, type MarketType, type Millis } from '../../exchange/types.ts';
 
@@ -40,7 +40,7 @@ export function parseMarketType(value: string): MarketType | undefined {
 
 /**
  * Outcome `type` on the wire: what side of the market the outcome is. Index 0 is home/over/yes,
- * index 1 away/under/no (DESIGN.md §2).
+ * index 1 away/under/no (docs/exchange.md).
  */
 export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
   switch (market) {
