@@ -108,7 +108,9 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('the README walk-through runs as written on a port other than 8080', { timeout: 600_000 }, async () => {
+test('the README walk-through runs as written on a port other than 8080', {
+  timeout: 1_200_000,
+}, async () => {
   const blocks = walkthroughBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
   const runnable = blocks.filter((b) => !b.manual);
   assert.ok(runnable.length >= 10, `${runnable.length} runnable blocks`);
