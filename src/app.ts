@@ -1,4 +1,4 @@
-// The application as a Fastify instance (DESIGN.md §10, after fastify/demo): main.ts, the CLI and
+// The application as a Fastify instance (after fastify/demo): main.ts, the CLI and
 // the tests all build it through buildApp, so tests exercise exactly what `npm start` runs.
 
 import { randomBytes } from 'node:crypto';
@@ -6,8 +6,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
+import type { Scope } from './auth/scopes.ts';
 import type { Config } from './config.ts';
-import { AccessLog } from './http/access-log.ts';
+import { AccessLog, type AccessLogMode } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** An existing logger (main.ts shares one with the runtime); overrides logStream. */
   logger?: FastifyBaseLogger;
+  /** Which requests the access log writes a line for (src/http/access-log.ts); `every` by default. */
+  accessLog?: AccessLogMode;
   /** Extra readiness condition for /readyz. */
   ready?: () => boolean;
   /** Registers the feature plugins (auth, market data, trading, parlay) on the instance. */
@@ -35,6 +38,13 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The scopes the docs page's login offers: those of a trader client (src/auth/scopes.ts). */
+const TRADER_SCOPE_TEXT: Record<Exclude<Scope, 'admin'>, string> = {
+  'read:tape': 'Market data: metadata, events, markets, books',
+  'read:trader': "The caller's own account: balance, positions, orders, fills",
+  'execute:trader': 'Order entry',
+};
 
 /**
  * Request ids minted here: a random per-process prefix and a counter. Unique within a process and,
@@ -71,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // One access-log line per request instead of Fastify's two, and the request metrics, both
     // when the response has been sent (src/http/access-log.ts).
-    logController: new AccessLog(metrics.requests),
+    logController: new AccessLog(metrics.requests, deps.accessLog),
     // Request validation (src/http/validation.ts): bodies are validated without type coercion.
     ajv: { customOptions: REQUEST_AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator } },
@@ -132,16 +142,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
           [SECURITY_OAUTH2]: {
             type: 'oauth2',
-            description: 'Log in with a client id and secret (OAuth 2.0 client credentials, RFC 6749 §4.4)',
+            // Only the scopes a trader client can hold are offered: ticking one the client lacks
+            // (an operator's `admin` for a trader) makes the login fail with invalid_scope.
+            description:
+              'Log in with a client id and secret (OAuth 2.0 client credentials, RFC 6749 §4.4). Tick no scope to get every scope the client holds: a trader client has read:tape, read:trader and execute:trader; the operator client also has admin, which the operator API needs. Ticking scopes narrows the token to them.',
             flows: {
               clientCredentials: {
                 tokenUrl: '/nbx/v1/auth/emm-token',
-                scopes: {
-                  'read:tape': 'Market data: metadata, events, markets, books',
-                  'read:trader': "The caller's own account: balance, positions, orders, fills",
-                  'execute:trader': 'Order entry',
-                  admin: 'The operator API',
-                },
+                scopes: TRADER_SCOPE_TEXT,
               },
             },
           },

@@ -1,4 +1,4 @@
-// The one place that reads process.env (DESIGN.md §10, after dydx's config-util): every setting is
+// The one place that reads process.env (after dydx's config-util): every setting is
 // parsed once, typed, validated, and handed to the rest of the program as a frozen object.
 // An invalid value stops the start with a message naming the variable.
 
@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set (not the port's default): a store with another issuer refuses it. */
+  publicBaseUrlSet: boolean;
   env: TickbookEnv;
   tokenTtlSeconds: number;
   tokenAlg: TokenAlg;
@@ -35,7 +37,7 @@ export interface Config {
   demoLive: boolean;
   /** Simulated seconds per real second for the living demo (tests use large values). */
   demoSpeed: number;
-  /** Live taker fee coefficient, DESIGN.md §4. */
+  /** Live taker fee coefficient, docs/exchange.md "Fees". */
   feeCoefficient: number;
   /** Move events OPEN_PREGAME → OPEN_INGAME at scheduledStart. */
   autoGoLive: boolean;
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: str(env, 'DATA_DIR', './data'),
     databaseUrl,
     publicBaseUrl,
+    publicBaseUrlSet: optStr(env, 'PUBLIC_BASE_URL') !== undefined,
     env: oneOf<TickbookEnv>(env, 'TICKBOOK_ENV', 'production', ['production', 'qa']),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 86400, 60, 31 * 86400),
     tokenAlg: oneOf<TokenAlg>(env, 'TOKEN_ALG', 'RS256', ['RS256', 'ES256', 'EdDSA']),

@@ -1,4 +1,4 @@
-// One registry of API error codes (DESIGN.md §8; after fastify's lib/errors.js and jose's
+// One registry of API error codes (docs/http.md "Validation and errors"; after fastify's lib/errors.js and jose's
 // util/errors.ts): code and tests switch on `code`, never on message text. The wire envelope is
 // `{ statusCode, error, message, code, details? }`, the shape Fastify and the production API use.
 // OAuth endpoints use RFC 6749 §5.2 bodies instead; see src/auth/oauth-errors.ts.
@@ -50,7 +50,7 @@ export const ErrorCodes = {
   DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
   ALREADY_SETTLED: { status: 409, message: 'Market already settled' },
   LOCK_NOT_FOUND: { status: 404, message: 'Lock not found' },
-  // parlay (DESIGN.md §6): every decline is 400 "Cannot price parlay" with this code's envelope and
+  // parlay (docs/pricing.md): every decline is 400 "Cannot price parlay" with this code's envelope and
   // `code` set to the reason; the reasons (TOO_FEW_LEGS, NO_LIQUIDITY, …) are registered in
   // src/pricing/declines.ts.
   CANNOT_PRICE_PARLAY: { status: 400, message: 'Cannot price parlay' },
@@ -58,7 +58,7 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
-/** An error the API reports to the caller as the DESIGN.md §8 envelope. */
+/** An error the API reports to the caller as the one error envelope (docs/http.md "Validation and errors"). */
 export class ApiError extends Error {
   readonly statusCode: number;
   constructor(

@@ -1,14 +1,17 @@
 // The server entry: configuration, store, exchange runtime (recovery), token server, HTTP app,
 // optional legacy auth listener, timers, and a clean shutdown on SIGINT/SIGTERM (final snapshot).
-// Thin on purpose (DESIGN.md §10): everything it starts is built and tested elsewhere.
+// Thin on purpose: everything it starts is built and tested elsewhere.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { recordServerUrl } from './auth/admin-bootstrap.ts';
+import { settleIssuer, withIssuer } from './auth/issuer.ts';
 import { AuthService } from './auth/service.ts';
 import { AuthSync } from './cluster/auth-sync.ts';
 import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { demoAccounts } from './demo/market-maker.ts';
 import {
   disableViewerClient,
   ensureViewerClient,
@@ -21,8 +24,8 @@ import { Metrics } from './observability/metrics.ts';
 import type { ExchangePort } from './runtime/exchange-port.ts';
 import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
-import { bannerLines, renderBanner } from './start/banner.ts';
-import { createLogger } from './start/log-output.ts';
+import { type BannerInput, writeBanner } from './start/banner.ts';
+import { createLogger, usePrettyLogs } from './start/log-output.ts';
 import { phase } from './start/progress.ts';
 import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
@@ -88,22 +91,22 @@ async function loadHttpModules() {
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
-  const config = loadConfig(opts.env ?? process.env);
-  const log = createLogger(config);
+  const loaded = loadConfig(opts.env ?? process.env);
+  const log = createLogger(loaded);
   const metrics = new Metrics();
   const httpModules = loadHttpModules();
   // Awaited before the app is built; a start that fails earlier must not leave it unhandled.
   httpModules.catch(() => {});
 
-  const store = await phase(log, storeOpening(config), () =>
-    openStore({ ...config, nodeName: config.nodeName }).catch((err: unknown) => {
-      throw config.databaseUrl === undefined ? err : databaseStartError(err, config.databaseUrl);
+  const store = await phase(log, storeOpening(loaded), () =>
+    openStore({ ...loaded, nodeName: loaded.nodeName }).catch((err: unknown) => {
+      throw loaded.databaseUrl === undefined ? err : databaseStartError(err, loaded.databaseUrl);
     }),
   );
   // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
   // which leads or follows. The embedded store is one process's: one writer, as before.
   const clustered = store instanceof PostgresStore;
-  // One writer per store (DESIGN.md §1 principle 7): refuse to start beside a live one.
+  // One writer per store (principle 7 of docs/architecture.md "Principles"): refuse to start beside a live one.
   let releaseLock: () => Promise<void> = async () => {};
   try {
     if (!clustered) releaseLock = (await store.acquireWriterLock?.()) ?? releaseLock;
@@ -113,6 +116,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
   const applied = await phase(log, 'applying store migrations', () => store.migrate());
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // One issuer per store (docs/cluster.md "One issuer per store"): from here on the configuration
+  // carries the store's issuer as its public base URL.
+  let config: Config;
+  try {
+    config = withIssuer(loaded, await settleIssuer(store, loaded));
+  } catch (err) {
+    await releaseLock();
+    await store.close();
+    throw err;
+  }
+  if (config.publicBaseUrl !== loaded.publicBaseUrl) {
+    log.info({ issuer: config.publicBaseUrl }, 'token issuer: the one this store records');
+  }
 
   let node: ClusterNode | undefined;
   let embedded: ExchangeRuntime | undefined;
@@ -233,6 +249,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     store,
     metrics,
     logger: log,
+    // A person at a terminal reads start-up, lifecycle and errors, not a line per request.
+    accessLog: usePrettyLogs(config.logFormat, process.stdout.isTTY) ? 'errors-and-slow' : 'every',
     ready: () => (node === undefined ? !embedded!.sequencer.stopped : node.ready()),
     features: async (a) => {
       if (node !== undefined) registerClusterHooks(a, node, config);
@@ -335,17 +353,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
   }
 
+  // The operator credentials file names the address this process listens on: the CLI finds the
+  // server there when neither --url nor PORT/HOST says (src/cli/admin-api.ts).
+  const credentialsFile = resolve(
+    ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
+  );
+  if (config.adminClientId === undefined) recordServerUrl(credentialsFile, url, log);
+
   if (opts.banner) {
-    const lines = bannerLines({
+    const banner: BannerInput = {
       config,
       url,
-      credentialsFile: resolve(
-        ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
-      ),
+      credentialsFile,
       legacyPort: config.legacyAuthPort,
-      demoRunning: config.demo && leads(),
-    });
-    process.stdout.write(`${renderBanner(lines, process.stdout.isTTY === true)}\n`);
+      role: node === undefined ? 'embedded' : node.mode === 'leader' ? 'leader' : 'replica',
+      ...(node?.leaderUrl !== undefined && node.mode !== 'leader' ? { leaderUrl: node.leaderUrl } : {}),
+      demo: {
+        slate: exchangePort.accounts.exists(demoAccounts(config.demoSeed).marketMaker),
+        living: leads() && config.demoLive,
+      },
+    };
+    writeBanner(banner, log, config.logFormat);
   }
   return {
     config,

@@ -1,7 +1,7 @@
 // The operator bootstrap at start-up: make sure an admin client exists, from the environment
 // (TICKBOOK_ADMIN_CLIENT_ID/_SECRET) or generated into a credentials file (docs/auth.md).
 
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Log } from '../observability/log.ts';
@@ -91,4 +91,20 @@ export async function ensureAdminClient(p: BootstrapParts): Promise<AdminBootstr
     'generated operator credentials; they are in this file (mode 0600)',
   );
   return { clientId: created.clientId, created: true, credentialsFile: file };
+}
+
+/**
+ * Writes the address a started server listens on into the generated credentials file (`url`), so
+ * that `tickbook` run beside it with no --url and no PORT calls the server that is running, on
+ * whatever port, rather than a guessed default. A file that is absent or not ours is left alone.
+ */
+export function recordServerUrl(file: string, url: string, log: Log): void {
+  if (!existsSync(file)) return;
+  try {
+    const body = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (typeof body.clientId !== 'string' || body.url === url) return;
+    writeFileSync(file, `${JSON.stringify({ ...body, url }, null, 2)}\n`, { mode: 0o600 });
+  } catch (err) {
+    log.warn({ err, path: file }, 'could not record the server address in the credentials file');
+  }
 }

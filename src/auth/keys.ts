@@ -1,4 +1,4 @@
-// Token signing keys (DESIGN.md §7): generated on first start, persisted in the store, private
+// Token signing keys (docs/auth.md): generated on first start, persisted in the store, private
 // half encrypted at rest with KEY_ENCRYPTION_SECRET (AES-256-GCM under a scrypt-derived key),
 // `kid` = RFC 7638 JWK thumbprint. Rotation makes a new key current; the previous ones stay
 // published in the JWKS until the last token they signed has expired (publish_until).

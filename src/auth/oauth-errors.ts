@@ -1,6 +1,6 @@
 // OAuth 2.0 error responses (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3): the token,
 // revocation and introspection endpoints answer `{ error, error_description }` with the RFC's
-// error names, not the DESIGN.md §8 envelope (DESIGN.md §8, second bullet).
+// error names, not the one error envelope (docs/http.md "Validation and errors").
 
 export type OAuthErrorCode =
   | 'invalid_request'

@@ -1,4 +1,4 @@
-// Scopes (DESIGN.md §7). read:tape — market data (metadata, events, markets, books);
+// Scopes (docs/auth.md). read:tape — market data (metadata, events, markets, books);
 // read:trader — the caller's own account (balance, positions, orders, fills);
 // execute:trader — order entry; admin — the operator API.
 

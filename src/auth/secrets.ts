@@ -1,4 +1,4 @@
-// Client secrets (DESIGN.md §7): 256 random bits, base64url, shown once, stored only as a hash,
+// Client secrets (docs/auth.md): 256 random bits, base64url, shown once, stored only as a hash,
 // compared in constant time.
 //
 // Why a fast hash and not scrypt/argon2: slow KDFs exist to make guessing *low-entropy* passwords

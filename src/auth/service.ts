@@ -1,4 +1,4 @@
-// The token server's domain service (DESIGN.md §7): the one object HTTP routes
+// The token server's domain service (docs/auth.md): the one object HTTP routes
 // (src/http/routes/oauth.ts, admin-clients.ts), the bearer guard and the CLI go through. It builds
 // the parts at start-up and hands each call to the module that holds the behaviour:
 // client-authentication.ts, token-issuer.ts, token-verification.ts (verification, introspection),

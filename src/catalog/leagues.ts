@@ -1,4 +1,4 @@
-// The leagues of the production list (reference/production-api.md, event-metadata/leagues) with
+// The leagues of the production list (docs/http.md "Events", event-metadata/leagues) with
 // their full names and the real teams or competitors the demo slate and the importer use.
 
 import type { League, Team } from '../exchange/types.ts';

@@ -1,6 +1,6 @@
 // Shapes shared by the catalog's pure producers (demo slate, market maker, living demo, import).
-// Everything here returns commands *without* `ts`: the sequencer stamps time (DESIGN.md §1
-// principle 2), so a producer never reads a clock and stays deterministic.
+// Everything here returns commands *without* `ts`: the sequencer stamps time (principle 2 of
+// docs/architecture.md "Principles"), so a producer never reads a clock and stays deterministic.
 
 import type { Command } from '../exchange/types.ts';
 

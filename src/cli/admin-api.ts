@@ -1,6 +1,6 @@
 // The CLI's client for a running server's admin API: obtains a token with the operator
 // credentials (TICKBOOK_ADMIN_CLIENT_ID/_SECRET as parsed by src/config.ts, else
-// $DATA_DIR/admin-credentials.json) and calls /admin/v1/… with it. The CLI changes clients only through the server, so the server's
+// $DATA_DIR/admin-credentials.json) and calls /admin/v1/… with it on the server serverUrl finds. The CLI changes clients only through the server, so the server's
 // in-memory client registry stays the single writer (src/auth/clients.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -104,13 +104,40 @@ export class AdminApi {
 }
 
 /**
- * The server a command talks to: --url, else HOST and PORT from the environment (the same
- * variables `npm start` listens on; 0.0.0.0 and :: are reached through 127.0.0.1).
+ * The server a command talks to, never a guessed default: --url; else HOST and PORT when the
+ * environment sets either (the variables `npm start` listens on; 0.0.0.0 and :: are reached
+ * through 127.0.0.1); else the address the running server recorded in the store's credentials
+ * file (`url`, or the origin of its `tokenUrl` in a file written before servers recorded it).
  */
-export function serverUrl(url: unknown, config: { host: string; port: number }): string {
+export function serverUrl(
+  url: unknown,
+  env: Record<string, string | undefined>,
+  config: Pick<Config, 'host' | 'port' | 'adminCredentialsFile'>,
+): string {
   if (typeof url === 'string' && url !== '') return url;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  if ((env.PORT ?? '') !== '' || (env.HOST ?? '') !== '') {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  }
+  const recorded = recordedServerUrl(config.adminCredentialsFile);
+  if (recorded !== undefined) return recorded;
+  throw new CliError(
+    `no server address: pass --url, or set PORT (and HOST) as for the server; ${config.adminCredentialsFile}, where a started server records its address, has none`,
+    2,
+  );
+}
+
+/** The address recorded in a credentials file, if the file exists and holds one. */
+function recordedServerUrl(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as { url?: unknown; tokenUrl?: unknown };
+    if (typeof j.url === 'string' && j.url !== '') return j.url;
+    if (typeof j.tokenUrl === 'string') return new URL(j.tokenUrl).origin;
+  } catch {
+    // unreadable: no address from it
+  }
+  return undefined;
 }
 
 /** The `--url` option of every command that calls the admin API. */
@@ -119,7 +146,7 @@ export const urlOption: OptionSpec = { url: { type: 'string' } };
 /** The admin API of the server the command names (--url) with the operator credentials. */
 export function adminApi(args: CommandArgs, ctx: CliContext): AdminApi {
   const config = ctx.config();
-  return new AdminApi(serverUrl(args.values.url, config), readAdminCredentials(config));
+  return new AdminApi(serverUrl(args.values.url, ctx.env, config), readAdminCredentials(config));
 }
 
 /** The command's positional arguments, exactly `n` of them, else a usage error (exit code 2). */

@@ -32,8 +32,10 @@ function usage(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Configuration comes from the environment (PORT, DATA_DIR, DATABASE_URL, …; see README).',
-    'Client commands call a running server (--url, default http://$HOST:$PORT) with the operator',
-    'credentials from TICKBOOK_ADMIN_CLIENT_ID/_SECRET or $DATA_DIR/admin-credentials.json.',
+    'Client commands call a running server: --url, else http://$HOST:$PORT when PORT or HOST is set,',
+    'else the address the server recorded in its credentials file ($DATA_DIR/admin-credentials.json),',
+    'with the operator credentials from TICKBOOK_ADMIN_CLIENT_ID/_SECRET or that file.',
+    'Output: a table or a short line; --json prints the full object.',
   ].join('\n');
 }
 

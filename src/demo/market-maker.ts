@@ -4,7 +4,7 @@
 //
 // Crossing is impossible by construction: with fair price F (ticks of outcome 0), the best bid on
 // outcome 0 is at most F − h and the best bid on outcome 1 at most (1000 − F) − h, so their sum is
-// at most 1000 − 2h < 1000 (DESIGN.md §4: bids cross when p + q ≥ 1). Prices come from the shared
+// at most 1000 − 2h < 1000 (docs/exchange.md "Books and matching": bids cross when p + q ≥ 1). Prices come from the shared
 // tick table (src/exchange/ticks.ts). Orders are GTC; the ids derive from (seed, round, market,
 // currency, outcome, level), so a quoting round is reproducible.
 

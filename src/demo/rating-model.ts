@@ -4,8 +4,8 @@
 //   μ_T = totalMean + pace(home) + pace(away)              sd σ_T = league totalSd
 // Team ratings and paces are seeded normal draws per (seed, team id), so the same seed always
 // yields the same strengths and any team — demo or imported — gets one. Fair prices of the game's
-// markets are normal tail probabilities (the same half-line view the parlay pricer uses, DESIGN.md
-// §6), and the simulated final score is drawn from the same distribution, so prices and results
+// markets are normal tail probabilities (the same half-line view the parlay pricer uses,
+// docs/pricing.md), and the simulated final score is drawn from the same distribution, so prices and results
 // agree. For golf the "score" is strokes and a lower score wins: M is then away − home strokes.
 
 import { randNormal, rngFor } from '../catalog/rng.ts';

@@ -1,4 +1,4 @@
-// How a market settles from a final score (DESIGN.md §4 lifecycle). Outcome 0 is
+// How a market settles from a final score (docs/lifecycle.md). Outcome 0 is
 // home/over/yes. SPREAD: home covers when margin + strike > 0, a push when it is exactly 0 (only
 // possible with integer strikes). TOTAL: over when total > strike, push on equality. MONEY: the
 // home side wins when its margin is positive; a level score voids the market (PUSH), which is the

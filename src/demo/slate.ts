@@ -231,7 +231,7 @@ export function buildDemoSlate(opts: SlateOptions): DemoSlate {
 
 /**
  * Ending a game: the final score, FINAL, every market CLOSED (which cancels resting orders) and
- * settled from the score (DESIGN.md §4 lifecycle). Shared with the living demo.
+ * settled from the score (docs/lifecycle.md). Shared with the living demo.
  */
 export function finishGameCommands(
   league: string,

@@ -194,7 +194,7 @@ export function setEventStatus(s: ExchangeState, c: Cmd<'SetEventStatus'>): Comm
     if (g) g.status = gameStatusFor(c.status);
   }
   const touched: Id[] = [];
-  // Going live (also back from DELAYED) and ending clear the books (DESIGN.md §4 lifecycle):
+  // Going live (also back from DELAYED) and ending clear the books (docs/lifecycle.md):
   // pregame orders must not trade against in-game information.
   if (c.status === 'OPEN_INGAME' || c.status === 'FINAL' || c.status === 'CANCELED') {
     for (const mid of ev.marketIds) cancelMarketOrders(s, s.marketIdx.get(mid)!, c.ts);

@@ -1,4 +1,4 @@
-// The exchange state machine (DESIGN.md §1 principle 2, §2–§4): catalog, books, accounts,
+// The exchange state machine (principle 2 of docs/architecture.md "Principles"; docs/exchange.md): catalog, books, accounts,
 // positions, settlement, fees and locks, deterministic and pure. `apply` validates a command
 // completely before touching anything, so a rejection changes nothing; an accepted command mutates
 // and returns its DomainEvents. Time comes from `cmd.ts`, ids from the command; fill ids are derived

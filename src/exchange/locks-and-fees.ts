@@ -1,5 +1,5 @@
 // Trading locks (system-wide or per event, optionally expiring) and the live taker-fee coefficient
-// (DESIGN.md §4 "Fees"; docs/exchange.md).
+// (docs/lifecycle.md "Fees"; docs/exchange.md).
 
 import { isStr, reject } from './command-checks.ts';
 import { type Cmd, type ExchangeState, ok } from './state.ts';

@@ -1,5 +1,5 @@
 // The matching loop: validation, reservation, price-time matching with self-trade prevention and
-// taker fees, and the remainder resting or cancelled, for one PlaceOrder (DESIGN.md §4). It stays one
+// taker fees, and the remainder resting or cancelled, for one PlaceOrder (docs/exchange.md "Books and matching"). It stays one
 // unit on purpose: it is the hot path, and reads best as one piece (docs/bench-engine.md).
 
 import { touchBook, touchWallet } from './change-tracking.ts';
@@ -93,7 +93,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   let expiresAt = -1;
   if (c.tif === 'GTT') {
     // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the
-    // order fails; the edge bounds ttl far tighter (30 days, docs/exchange.md "Time in force").
+    // order fails; the edge bounds ttl far tighter (30 days, docs/exchange.md "Books and matching").
     if (!isSafePos(c.ttl) || !Number.isSafeInteger(c.ts + c.ttl) || c.ts + c.ttl > MAX_TIME_MS) {
       return reject('VALIDATION_FAILED', 'GTT needs a positive integer ttl (ms)');
     }
@@ -122,7 +122,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   if (eventStatus !== 'OPEN_PREGAME' && eventStatus !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
   if (isLocked(s, market.event.id, c.ts)) return reject('TRADING_LOCKED');
   // Live fills pay a taker fee; its worst case is reserved with the cost so the wallet can never
-  // go negative (DESIGN.md §4; docs/exchange.md "Fees").
+  // go negative (docs/exchange.md "Fees").
   const live = eventStatus === 'OPEN_INGAME' && s.feePpm > 0;
   const feeCap = live ? maxTakerFee(s.feePpm, tick, qty, c.currency) : 0;
   if (wallets[takerAvailable]! < cost + feeCap) return reject('INSUFFICIENT_FUNDS');
@@ -175,7 +175,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         s.fQty[nFills] = m;
         s.fLevel[nFills] = level;
         if (makerAccountIndex === accountIndex) {
-          // Self-trade prevention: both orders are cancelled, no money moves (DESIGN.md §4).
+          // Self-trade prevention: both orders are cancelled, no money moves (docs/exchange.md "Books and matching").
           s.fWash[nFills] = 1;
           s.fFee[nFills] = 0;
           nFills++;

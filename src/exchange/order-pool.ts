@@ -1,4 +1,4 @@
-// Resting orders as integer handles into two interleaved typed arrays (DESIGN.md §10: O(1) cancel
+// Resting orders as integer handles into two interleaved typed arrays (for O(1) cancel
 // through a linked queue and an id map, no per-order objects). Handle h owns the IW Int32 slots
 // `i32[h*IW ..]` and the FW Float64 slots `f64[h*FW ..]`: fields an operation reads together share
 // one or two cache lines (a layout with one array per field touched ~15 lines per order). Arrays

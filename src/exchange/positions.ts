@@ -39,7 +39,7 @@ export function addPosition(
   touchPos(s, a, p);
   const o = p.twin;
   if (o === null || o.size === 0) return;
-  // Netting (DESIGN.md §4): pairs of both outcomes pay exactly one payout, whatever happens, so
+  // Netting (docs/exchange.md "Netting"): pairs of both outcomes pay exactly one payout, whatever happens, so
   // they are merged and the payout returns to the wallet now. Each side's cost shrinks pro rata.
   const pairs = Math.min(p.size, o.size);
   const currencyIndex = p.key & 1;

@@ -38,7 +38,7 @@ export interface ExchangeReader {
 
   /** Changes whenever that book changes; cached bytes are keyed by it. */
   bookSeq(marketId: Id, currency: Currency): number;
-  /** DESIGN.md §5: bids on outcome 0 (highest first), asks = bids on outcome 1 at 1 − q (lowest first). */
+  /** docs/exchange.md "Books and matching": bids on outcome 0 (highest first), asks = bids on outcome 1 at 1 − q (lowest first). */
   bookLevels(marketId: Id, currency: Currency): { bids: Level[]; asks: Level[] };
   /** Resting bids on one outcome in priority order (best price first, then time). */
   restingOrders(outcomeId: Id, currency: Currency): OrderRecord[];

@@ -1,6 +1,6 @@
 // Resting orders: the per-(market, currency) books, linking an order into its price level and its
 // account's list, unlinking it, and cancelling a resting order (releasing its collateral). O(1)
-// cancel: a doubly linked queue per level plus the id index (DESIGN.md §10).
+// cancel: a doubly linked queue per level plus the id index.
 
 import { touchBook, touchWallet } from './change-tracking.ts';
 import {

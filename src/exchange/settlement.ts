@@ -1,5 +1,5 @@
 // Settlement: settling a market pays its collateral to the winners, or back pro rata on a push
-// (DESIGN.md §4; docs/exchange.md "Settlement").
+// (docs/exchange.md "Settlement").
 
 import { catalogChanged, touchPos, touchWallet } from './change-tracking.ts';
 import { reject } from './command-checks.ts';

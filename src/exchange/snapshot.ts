@@ -1,5 +1,5 @@
 // Snapshot, restore and hash: the whole state as canonical bytes (independent of handle numbers), its
-// SHA-256, and rebuilding a state from the bytes (DESIGN.md §1 principle 2; docs/journal.md).
+// SHA-256, and rebuilding a state from the bytes (principle 2 of docs/architecture.md "Principles"; docs/journal.md).
 
 import { createHash } from 'node:crypto';
 import { newAccount } from './accounts.ts';

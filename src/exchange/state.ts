@@ -30,7 +30,7 @@ import type {
 export type Cmd<T extends Command['type']> = Extract<Command, { type: T }>;
 export type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE';
 
-export const DEFAULT_FEE_PPM = 30_000; // 0.03 (DESIGN.md §4)
+export const DEFAULT_FEE_PPM = 30_000; // 0.03 (docs/exchange.md "Fees")
 export const CUR_INDEX: Record<string, number> = { CASH: 0, COIN: 1 };
 /**
  * Wallets live in one Float64Array, WALLET_SLOTS slots per account index: per currency index, the

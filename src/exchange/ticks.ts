@@ -1,4 +1,4 @@
-// The tick table (DESIGN.md §3): the only valid prices, as integer ticks (thousandths of
+// The tick table (docs/exchange.md "Money"): the only valid prices, as integer ticks (thousandths of
 // probability). 0.001 steps from 0.001 to 0.050, 0.005 steps from 0.055 to 0.945, 0.001 steps from
 // 0.950 to 0.999: 279 prices. Served as data by `GET /nbx/v2/emm/ticks`; nothing else hard-codes it.
 

@@ -1,4 +1,4 @@
-// Allowed event status transitions (DESIGN.md §2), as data. Anything not listed is
+// Allowed event status transitions (docs/exchange.md), as data. Anything not listed is
 // INVALID_TRANSITION. CANCELED is reachable from every non-final state; FINAL and CANCELED are final.
 // DELAYED → FINAL is allowed too: a suspended game can be called final without resuming.
 

@@ -1,6 +1,6 @@
-// The exchange's domain contract (DESIGN.md §2–§4): the records the state machine holds, the
+// The exchange's domain contract (docs/exchange.md): the records the state machine holds, the
 // commands that change it, and the events it emits. Shared by the engine, the journal, the demo
-// slate, the pricer and the HTTP edge. Units (DESIGN.md §3):
+// slate, the pricer and the HTTP edge. Units (docs/exchange.md "Money"):
 //   - Tick  : integer price in thousandths of probability (0.667 → 667); valid ones: ticks.ts.
 //   - Qty   : integer payout in minimum currency units (MCU): CASH 1 MCU = 0.01, COIN 1 MCU = 1.
 //   - Money : integer count of 1e-5 currency unit (1738.42 Cash → 173_842_000).
@@ -34,13 +34,13 @@ export const EVENT_STATUSES = [
 ] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** Statuses in which orders are accepted (DESIGN.md §4). */
+/** Statuses in which orders are accepted (docs/lifecycle.md). */
 export const TRADABLE_EVENT_STATUSES: readonly EventStatus[] = ['OPEN_PREGAME', 'OPEN_INGAME'];
 
 export const GAME_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DELAYED', 'FINAL', 'CANCELED'] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
-/** Upper-case market codes (DESIGN.md §2). YES_NO is the two-outcome market of a Future. */
+/** Upper-case market codes (docs/exchange.md). YES_NO is the two-outcome market of a Future. */
 export const MARKET_TYPES = [
   'MONEY',
   'SPREAD',
@@ -104,7 +104,7 @@ export interface EventRecord {
   scheduledStart: Millis;
   gameId: Id | null;
   marketIds: Id[];
-  /** Stored, never used to filter the REST listing (SPEC.md §3). */
+  /** Stored, never used to filter the REST listing (docs/http.md "Events"). */
   pregameVisible: boolean;
   liveVisible: boolean;
   createdAt: Millis;
@@ -331,7 +331,7 @@ export type DomainEvent =
 
 // ---------------------------------------------------------------- the state machine contract
 
-/** A book level aggregated per price, DESIGN.md §5 (seen from outcome index 0). */
+/** A book level aggregated per price, docs/exchange.md "Books and matching" (seen from outcome index 0). */
 export interface Level {
   price: Tick;
   qty: Qty;

@@ -1,7 +1,7 @@
-// The one pair of edge conversions (DESIGN.md §3, principle 4): wire numbers ⇄ integers inside.
+// The one pair of edge conversions (docs/exchange.md "Money"; principle 4 of docs/architecture.md "Principles"): wire numbers ⇄ integers inside.
 // Prices: wire decimal probability ⇄ Tick. Amounts: wire currency units (≤ 5 decimals) ⇄ Money
 // (1e-5 unit). Plus the two money formulas every other module must share: the cost of a bid and the
-// taker fee (DESIGN.md §4), both computed in integers only.
+// taker fee (docs/exchange.md "Fees"), both computed in integers only.
 
 import { isTick, ONE } from './ticks.ts';
 import type { Currency, Money, Qty, Tick } from './types.ts';
@@ -97,7 +97,7 @@ export function coefficientToPpm(c: number): number | null {
 
 /**
  * Exact fee numerator for one fill: fee Money = numerator / feeDenominator(currency).
- * DESIGN.md §4: fee MCU = coef × P × (1 − P) × qty. With coef = ppm/1e6 and P = tick/1000:
+ * docs/exchange.md "Fees": fee MCU = coef × P × (1 − P) × qty. With coef = ppm/1e6 and P = tick/1000:
  *   CASH (1 MCU = 1000 Money): ppm × tick × (1000 − tick) × qty / 1e9  Money
  *   COIN (1 MCU = 1e5 Money) : ppm × tick × (1000 − tick) × qty / 1e7  Money
  * BigInt because ppm × 250_000 × qty leaves the safe range for large quantities.
@@ -117,7 +117,7 @@ export function roundHalfUp(num: bigint, den: bigint): number {
 
 /**
  * Taker fee in Money for `qty` MCU bought at `tick`, rounded half-up to 1e-5 unit.
- * Example (DESIGN.md §4): qty 200 at 0.61 CASH, coef 0.03 → 1.4274 MCU = 0.014274 Cash → 1427 Money.
+ * Example (docs/exchange.md "Fees"): qty 200 at 0.61 CASH, coef 0.03 → 1.4274 MCU = 0.014274 Cash → 1427 Money.
  */
 export function takerFee(ppm: number, tick: Tick, qty: Qty, currency: Currency): Money {
   if (ppm === 0) return 0;

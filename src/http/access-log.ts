@@ -99,8 +99,22 @@ export function accessLine(
  * when the response has been sent (or failed), so the metrics need no onResponse hook of their own
  * (docs/http.md, "What every request pays").
  */
+/** A successful request at least this slow is logged in the terminal's quiet mode too. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * Which requests get a line: `every` (JSON logs, what collectors and the access-log bench expect),
+ * or `errors-and-slow` (pretty logs on a terminal: a person watching the server reads start-up,
+ * lifecycle and errors, which a line per request of the browser UI's polling would drown; a
+ * successful request is logged only when slow, at warn, and at debug level otherwise).
+ */
+export type AccessLogMode = 'every' | 'errors-and-slow';
+
 export class AccessLog extends LogController {
-  constructor(private readonly requests?: RequestMetrics) {
+  constructor(
+    private readonly requests?: RequestMetrics,
+    private readonly mode: AccessLogMode = 'every',
+  ) {
     super();
   }
 
@@ -122,6 +136,12 @@ export class AccessLog extends LogController {
     }
     const url = redactUrl(request.url);
     const ms = Math.round(elapsed * 100) / 100;
+    if (this.mode === 'errors-and-slow' && !error && reply.statusCode < 400) {
+      const line = { method: request.method, url, statusCode: reply.statusCode, ms };
+      if (ms >= SLOW_REQUEST_MS) reply.log.warn(line, 'slow request');
+      else reply.log.debug(line, MSG);
+      return;
+    }
     const log = reply.log as unknown;
     if (!error && log instanceof RequestLogger && !log.made) {
       const parent = log.parent;

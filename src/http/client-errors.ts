@@ -1,6 +1,6 @@
 // Errors node's HTTP parser raises before a request object exists ('clientError': header fields
 // too large, malformed request lines, headers or framing, request timeouts). No route, hook or
-// error handler runs for them, so this writes the DESIGN.md §8 envelope — with its `code` — onto
+// error handler runs for them, so this writes the one error envelope (docs/http.md "Validation and errors") — with its `code` — onto
 // the socket itself, as node's docs for 'clientError' describe, and closes the connection: after a
 // parse error the byte stream cannot be trusted to find the next request.
 

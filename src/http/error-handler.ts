@@ -1,4 +1,4 @@
-// Maps every failure on the HTTP edge to the DESIGN.md §8 envelope: the project's ApiErrors,
+// Maps every failure on the HTTP edge to the one error envelope (docs/http.md "Validation and errors"): the project's ApiErrors,
 // Fastify's own errors (validation, body parsing, content types, body size) and anything
 // unexpected (logged, answered 500 without internals). Unknown routes answer 404 and a known
 // path with the wrong method 405 with an Allow header (RFC 9110 §15.5.6).

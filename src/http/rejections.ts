@@ -1,4 +1,4 @@
-// Engine rejections → wire errors (DESIGN.md §8). The engine rejects with its own codes
+// Engine rejections → wire errors (docs/http.md "Validation and errors"). The engine rejects with its own codes
 // (src/exchange/rejections.ts); each maps to the registry entry of the same name, whose HTTP status
 // the envelope carries. A new engine code fails to compile here until it has a wire error.
 

@@ -1,4 +1,4 @@
-// Pre-serialized read responses (DESIGN.md §1 principle 3): a GET is a map lookup,
+// Pre-serialized read responses (principle 3 of docs/architecture.md "Principles"): a GET is a map lookup,
 // a version comparison and a socket write. Each entry holds the bytes of one response, the version
 // of the state they were built from (catalogVersion, book sequence numbers…) and a strong ETag
 // derived from the bytes, so `If-None-Match` answers 304 (RFC 9110 §13.1.2) and a client polling an

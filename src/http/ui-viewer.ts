@@ -1,5 +1,5 @@
 // The UI's read-only client (docs/ui.md): market data needs a `read:tape` bearer token
-// (DESIGN.md §7), and a visitor of the explorer has no credentials. The server keeps one client
+// (docs/auth.md), and a visitor of the explorer has no credentials. The server keeps one client
 // with that scope alone, gives it a fresh secret at every start (the store keeps only hashes, so
 // the secret cannot be read back) and publishes it at /ui/config.json; the page then takes its
 // token through the ordinary client-credentials grant, like any other client. With UI=false the

@@ -1,6 +1,6 @@
 // The file operations the segment journal needs, as an interface, so tests can run the journal
 // over a file layer that loses power (drops every write after the last completed sync) or whose
-// fdatasync fails (test/journal/power-loss.ts). The real layer is plain node:fs.
+// fdatasync fails (test/journal/power-loss-fs.ts). The real layer is plain node:fs.
 
 import {
   closeSync,

@@ -3,7 +3,7 @@
 //
 // Appending a batch is ONE statement whatever its size: the commands travel as a single json
 // array parameter and are unnested server-side. That keeps the statement count per group commit
-// at one (PGlite runs 4–13k statements/s, DESIGN.md §1 principle 6) and avoids PostgreSQL's
+// at one (PGlite runs 4–13k statements/s, principle 6 of docs/architecture.md "Principles") and avoids PostgreSQL's
 // 65,535 bind-parameter limit that a VALUES list with 3 parameters per row would hit at 21k rows.
 // cmd is a json (text) column (migration 006): json_array_elements hands each command's own text
 // to the row unchanged, and reading it back costs no conversion (docs/journal.md).

@@ -1,4 +1,4 @@
-// Start-up recovery (DESIGN.md §1 principle 2): newest usable snapshot + replay of the journal
+// Start-up recovery (principle 2 of docs/architecture.md "Principles"): newest usable snapshot + replay of the journal
 // tail. The journal is the source of truth; a snapshot is only a shortcut, so a snapshot that
 // fails to restore or whose hash disagrees is skipped (the older one, or a full replay, is used)
 // rather than trusted. A journaled command that the machine rejects on replay, or a gap in the

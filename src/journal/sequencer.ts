@@ -1,4 +1,4 @@
-// The sequencer: the one writer of exchange state (DESIGN.md §1 principle 1).
+// The sequencer: the one writer of exchange state (principle 1 of docs/architecture.md "Principles").
 //
 // Apply-then-journal, as LMAX's business logic processor with an output journal: a command is
 // applied to the in-memory state machine synchronously, in arrival order, the moment it is

@@ -1,5 +1,5 @@
 // The bivariate normal distribution: upper-orthant probabilities and rectangles, to about 1e-15.
-// This is the whole numerical core of the same-game model (DESIGN.md §6): every parlay of legs on
+// This is the whole numerical core of the same-game model (docs/pricing.md): every parlay of legs on
 // one game is the probability of a rectangle in the (home margin, total) plane.
 //
 // Method: A. Genz, "Numerical computation of rectangular bivariate and trivariate normal and t

@@ -1,4 +1,4 @@
-// Why a parlay cannot be priced (DESIGN.md §6, §8). Every decline goes on the wire as HTTP 400
+// Why a parlay cannot be priced (docs/pricing.md "Declines"). Every decline goes on the wire as HTTP 400
 // "Cannot price parlay" (the production API's message) with one of these codes as `code` and one
 // detail per offending leg, so clients switch on codes and never on message text. The registry
 // lives here rather than in src/errors.ts because these are reasons *inside* the single API error

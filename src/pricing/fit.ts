@@ -1,4 +1,4 @@
-// Fitting a game's means to its books (DESIGN.md §6). For every open MONEY, SPREAD and TOTAL market
+// Fitting a game's means to its books (docs/pricing.md). For every open MONEY, SPREAD and TOTAL market
 // of the game with a price, the mid price p of outcome 0 is read as the model's probability of
 // that outcome's half-line and solved for the mean:
 //   P(V > line) = Φ((μ − line)/σ) = p   ⇒   μ = line + σ·Φ⁻¹(p)

@@ -1,5 +1,5 @@
 // Every outcome the same-game model covers is a half-line on the home margin M or the total T
-// (DESIGN.md §6; strike conventions in src/exchange/types.ts, MarketRecord.strike):
+// (docs/pricing.md; strike conventions in src/exchange/types.ts, MarketRecord.strike):
 //   MONEY   outcome 0 (home wins)      M > 0            outcome 1  M < 0
 //   SPREAD  outcome 0 (home covers s)  M + s > 0, M > −s  outcome 1  M < −s
 //   TOTAL   outcome 0 (over t)         T > t            outcome 1  T < t

@@ -1,4 +1,4 @@
-// Per-league parameters of the same-game model (DESIGN.md §6): the final home margin M and total
+// Per-league parameters of the same-game model (docs/pricing.md): the final home margin M and total
 // T of a game are taken as a bivariate normal. Only the means vary from game to game (fitted to
 // that game's books, see fit.ts); the spread of outcomes around them and their correlation are
 // properties of the sport, set here and overridable through PricingParams.

@@ -1,5 +1,5 @@
 // The univariate standard normal: density, distribution function and its inverse, to double
-// precision. The parlay model (DESIGN.md §6) converts prices to z-scores and back many times per
+// precision. The parlay model (docs/pricing.md) converts prices to z-scores and back many times per
 // quote, so these must be both accurate (the bivariate rectangle inherits their error) and cheap.
 
 const SQRT_2PI = 2.5066282746310002;
@@ -98,7 +98,7 @@ export function normInv(p: number): number {
 
 /**
  * Φ⁻¹(i / 2000) for i = 0…2000. Leg prices are whole ticks (k/1000) and mids half ticks (k/2000),
- * so every z-score the pricer needs is a table lookup instead of an inversion (DESIGN.md §3 ticks).
+ * so every z-score the pricer needs is a table lookup instead of an inversion (docs/exchange.md "Money").
  */
 export const Z_OF_HALF_TICK: Float64Array = (() => {
   const t = new Float64Array(2001);

@@ -1,4 +1,4 @@
-// Prices on the wire (reference/production-api.md, "Parlay price"): strings with exactly 5
+// Prices on the wire (docs/http.md "Parlay price"): strings with exactly 5
 // decimals, strictly between 0 and 1, and the two odds forms odds screens display.
 
 /** Smallest and largest price the wire can carry, in 1e-5 steps. */

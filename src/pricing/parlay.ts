@@ -1,4 +1,4 @@
-// Parlay pricing (SPEC.md §4.1, DESIGN.md §6): a pure function of the exchange's read API, the
+// Parlay pricing (docs/http.md "Parlay price", docs/pricing.md): a pure function of the exchange's read API, the
 // requested outcomes and the pricing parameters. No clock, no ids, no HTTP: the route adds those.
 //
 // The price, step by step (docs/pricing.md has the derivation and the reasons):

@@ -1,7 +1,7 @@
 // The account ledger as clients read it (docs/http.md, "Transactions"): one row per movement of a
 // wallet's money. The engine's LedgerEntry events cover deposits, withdrawals, fees, netting and
-// settlement; the money a fill moves is implied by its OrderFilled event (price × qty, DESIGN.md
-// §4), so the projector derives those rows from the fills of the same command. Together the rows
+// settlement; the money a fill moves is implied by its OrderFilled event (price × qty,
+// docs/exchange.md "Money"), so the projector derives those rows from the fills of the same command. Together the rows
 // of an account sum to its wallet (available + reserved).
 
 import type { Currency, DomainEvent, Id } from '../exchange/types.ts';
@@ -76,7 +76,7 @@ export function ledgerRows(events: readonly DomainEvent[], ts: number | undefine
   for (const e of events) {
     if (e.kind === 'OrderFilled') {
       const f = e.fill;
-      if (f.isWash) continue; // self-trade prevention moves no money (DESIGN.md §4)
+      if (f.isWash) continue; // self-trade prevention moves no money (docs/exchange.md "Books and matching")
       const role = f.isTaker ? 'TAKER' : 'MAKER';
       out.push({
         accountId: f.accountId,

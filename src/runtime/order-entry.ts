@@ -2,7 +2,7 @@
 // command, a repeated clientOrderId answers the first placement (idempotency), a batch is applied in
 // order in one commit, and the outcome of a placement is read from its own events. The HTTP route
 // (src/http/routes/orders.ts) validates the body against its schema, calls this service and writes
-// the wire; errors are ApiErrors of the one registry (DESIGN.md §8), so the route maps nothing.
+// the wire; errors are ApiErrors of the one registry (docs/http.md "Validation and errors"), so the route maps nothing.
 // Unlike the production service, answers are synchronous and final: a placement resolves once its
 // command is durable.
 

@@ -139,7 +139,7 @@ export class PostgresStore implements ClusterStore {
 
   async acquireWriterLock(): Promise<() => Promise<void>> {
     // Session-level advisory lock on a connection kept out of the pool for the process's life:
-    // the lock goes with the session, so a crashed leader releases it (DESIGN.md §1 principle 7).
+    // the lock goes with the session, so a crashed leader releases it (principle 7 of docs/architecture.md "Principles").
     const client = await this.checkout();
     // Keyed by schema as well: one database may hold several stores in separate schemas
     // (tenants, environments, tests), each with its own writer.
@@ -213,7 +213,7 @@ export class PostgresStore implements ClusterStore {
 }
 
 /**
- * The writer's advisory lock on its own session (DESIGN.md §1 principle 7): session-level, so a
+ * The writer's advisory lock on its own session (principle 7 of docs/architecture.md "Principles"): session-level, so a
  * dead process's lock is released by the server. The session has an 'error' listener: a
  * PostgreSQL restart or a terminated backend is a lost lock to step down from (onLost), never an
  * uncaught exception. Keyed by schema like acquireWriterLock, so stores in separate schemas of one

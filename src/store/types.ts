@@ -1,4 +1,4 @@
-// The store interface (DESIGN.md §1 principle 6): one contract, two backends (PGlite in DATA_DIR,
+// The store interface (principle 6 of docs/architecture.md "Principles"): one contract, two backends (PGlite in DATA_DIR,
 // PostgreSQL via DATABASE_URL) that run the same SQL migrations. Domain modules never see a
 // backend; they receive a Store and write plain PostgreSQL SQL with $1-style parameters.
 
@@ -27,7 +27,7 @@ export interface Store extends Queryable {
   /** Names of this build's migrations not applied yet (readiness: none pending). */
   pendingMigrations(): Promise<string[]>;
   /**
-   * Takes the single-writer lock (DESIGN.md §1 principle 7: one sequencer per store): a PostgreSQL
+   * Takes the single-writer lock (principle 7 of docs/architecture.md "Principles": one sequencer per store): a PostgreSQL
    * advisory lock held on a dedicated connection, or a pid file beside the embedded data directory.
    * Throws WriterLockError when another live process holds it. Resolves to the release function.
    */

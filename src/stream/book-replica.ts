@@ -1,5 +1,5 @@
 // A client-side book rebuilt from a `book` snapshot and the book ticks that follow it
-// (docs/stream.md "Rebuilding a book"): the reference a bot can copy, and what the tests use to
+// (docs/stream.md "Sequences"): the reference a bot can copy, and what the tests use to
 // prove the stream and the REST book agree byte for byte at every seq.
 
 import type { BookSnapshot, BookTick } from './messages.ts';

@@ -1,4 +1,4 @@
-// A byte budget per second for replays (docs/stream.md "Replay budgets"): a token bucket that holds
+// A byte budget per second for replays (docs/stream.md "Replays and budgets"): a token bucket that holds
 // at most one second of its rate. A chunk may overdraw it (a frame is never split); the replay that
 // drew it, and every other replay charged to the same bucket, then waits until it is positive again,
 // so over any few seconds the bytes sent stay within the rate.

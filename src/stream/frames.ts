@@ -1,4 +1,4 @@
-// One applied command → the stream frames it produces (docs/stream.md "What a command sends"),
+// One applied command → the stream frames it produces (docs/stream.md "Messages"),
 // serialized once here, read from the state right after that command was applied (so a tick's
 // market volume and status are the ones that command left, not a later command's).
 

@@ -3,14 +3,17 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli/main.ts';
+import type { RunningServer } from '../../src/main.ts';
 import type { Store } from '../../src/store/types.ts';
 import { openStore, startServer, type TestServer } from '../auth/helpers.ts';
+import { httpCall } from '../helpers/child-server.ts';
+import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const ADMIN = {
@@ -186,6 +189,19 @@ describe('keys and migrate commands (store)', () => {
     assert.ok(human.out.includes(rotated.kid));
   });
 
+  test("issuer shows the store's token issuer; issuer set replaces it", async () => {
+    const none = await cli(['issuer', '--json']);
+    assert.equal(none.code, 0, none.err);
+    assert.equal(JSON.parse(none.out).issuer, null);
+    const set = await cli(['issuer', 'set', 'https://exchange.example/']);
+    assert.equal(set.code, 0, set.err);
+    assert.match(set.out, /token issuer is now https:\/\/exchange\.example; restart every process/);
+    assert.equal((await cli(['issuer'])).out, 'https://exchange.example');
+    const bad = await cli(['issuer', 'set', 'ftp://x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /expected an http or https URL/);
+  });
+
   test('migrate is a no-op on a migrated store', async () => {
     const r = await cli(['migrate', '--json']);
     assert.equal(r.code, 0, r.err);
@@ -216,5 +232,145 @@ describe('bin/tickbook.js', () => {
       run(process.execPath, ['bin/tickbook.js', 'nope'], { env }),
       (e: { code?: number }) => e.code === 2,
     );
+  });
+});
+
+describe('exchange commands: a short line or a table by default, the whole object with --json', () => {
+  // A full server (the exchange's admin routes) on the embedded store, on a port of its own.
+  let place: ServerPlace;
+  let full: RunningServer;
+  let eventId: string;
+  let marketId: string;
+  let outcomeId: string;
+  let accountId: string;
+  const OP = { TICKBOOK_ADMIN_CLIENT_ID: ADMIN_ID, TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN_SECRET };
+  const on = (args: string[], env: Record<string, string> = OP) => cli([...args, '--url', full.url], env);
+
+  before(async () => {
+    place = await serverPlace('pglite');
+    full = await start(place);
+    const admin = (
+      await httpCall(full.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+        grant_type: 'client_credentials',
+        client_id: ADMIN_ID,
+        client_secret: ADMIN_SECRET,
+      })
+    ).body.access_token as string;
+    const ok = async (path: string, body: unknown) => {
+      const r = await httpCall(full.url, 'POST', path, admin, body);
+      assert.equal(r.status, 201, `${path}: ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    await ok('/admin/v1/leagues', { code: 'NBA', name: 'National Basketball Association' });
+    const home = await ok('/admin/v1/teams', { league: 'NBA', name: 'Boston Celtics', symbol: 'BOS' });
+    const away = await ok('/admin/v1/teams', { league: 'NBA', name: 'New York Knicks', symbol: 'NYK' });
+    const ev = await ok('/admin/v1/events', {
+      type: 'Game',
+      status: 'OPEN_PREGAME',
+      description: 'New York Knicks @ Boston Celtics',
+      league: 'NBA',
+      scheduledStart: '2031-01-01T00:00:00.000Z',
+      game: { homeTeamId: home.id, awayTeamId: away.id },
+      markets: [
+        {
+          type: 'MONEY',
+          description: 'Moneyline',
+          outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
+        },
+      ],
+    });
+    eventId = ev.event.id;
+    marketId = ev.markets[0].id;
+    outcomeId = ev.markets[0].outcomeIds[0];
+    accountId = (await ok('/admin/v1/clients', { name: 'cli-trader' })).accountId;
+  });
+  after(async () => {
+    await full?.close();
+    await place?.destroy();
+  });
+
+  test('accounts deposit and withdraw: one line, or the wallet with --json', async () => {
+    const dep = await on(['accounts', 'deposit', accountId, 'CASH', '1000']);
+    assert.equal(dep.code, 0, dep.err);
+    assert.equal(dep.out, `deposited 1000 CASH: ${accountId} balance 1000, reserved 0`);
+    const json = await on(['accounts', 'withdraw', accountId, 'CASH', '250', '--json']);
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out), { accountId, currency: 'CASH', balance: 750, reserved: 0 });
+  });
+
+  test('locks set prints the lock id; locks list is a table; locks clear one line', async () => {
+    const set = await on(['locks', 'set', '--reason', 'maintenance', '--event', eventId, '--minutes', '10']);
+    assert.equal(set.code, 0, set.err);
+    const lockId = set.out;
+    assert.match(lockId, /^[0-9a-f-]{36}$/, 'the lock id alone, for LOCK=$(tickbook locks set …)');
+    const list = await on(['locks', 'list']);
+    assert.equal(list.code, 0, list.err);
+    const [head, row] = list.out.split('\n');
+    assert.match(head ?? '', /^id +eventId +reason +createdAt +expiresAt$/);
+    assert.ok(row?.startsWith(lockId) && row.includes(eventId) && row.includes('maintenance'), list.out);
+    const json = JSON.parse((await on(['locks', 'list', '--json'])).out);
+    assert.equal(json[0].id, lockId);
+    assert.equal(json[0].minuteDuration, 10);
+    const clear = await on(['locks', 'clear', lockId]);
+    assert.equal(clear.out, `cleared lock ${lockId}`);
+    assert.equal((await on(['locks', 'list'])).out, 'no active trading locks');
+    const clearJson = await on(['locks', 'set', '--reason', 'system', '--json']);
+    const sys = JSON.parse(clearJson.out);
+    assert.equal(sys.eventId, null);
+    assert.deepEqual(JSON.parse((await on(['locks', 'clear', sys.id, '--json'])).out), {
+      ok: true,
+      method: 'DELETE',
+      path: `/admin/v1/locks/${sys.id}`,
+    });
+  });
+
+  test('events status, markets status and settle: one line each, the object with --json', async () => {
+    const ev = await on(['events', 'status', eventId, 'OPEN_INGAME']);
+    assert.equal(ev.code, 0, ev.err);
+    assert.equal(ev.out, `${eventId}: OPEN_INGAME (New York Knicks @ Boston Celtics)`);
+    const closed = await on(['markets', 'status', marketId, 'CLOSED', '--json']);
+    assert.equal(JSON.parse(closed.out).status, 'CLOSED');
+    const settled = await on(['markets', 'settle', marketId, outcomeId]);
+    assert.equal(settled.code, 0, settled.err);
+    assert.match(settled.out, new RegExp(`^${marketId}: \\w+, won by ${outcomeId}$`));
+  });
+
+  test('the server is found from --url, then PORT/HOST, then the credentials file; never a guess', async () => {
+    const port = new URL(full.url).port;
+    const byPort = await cli(['locks', 'list', '--json'], { ...OP, PORT: port });
+    assert.equal(byPort.code, 0, byPort.err);
+    const dir = mkdtempSync(join(tmpdir(), 'tickbook-cli-url-'));
+    try {
+      // What a started server leaves in its generated credentials file: the address it listens on.
+      writeFileSync(
+        join(dir, 'admin-credentials.json'),
+        JSON.stringify({ clientId: ADMIN_ID, clientSecret: ADMIN_SECRET, url: full.url }),
+      );
+      const byFile = await cli(['locks', 'list', '--json'], { DATA_DIR: dir });
+      assert.equal(byFile.code, 0, byFile.err);
+      assert.ok(Array.isArray(JSON.parse(byFile.out)));
+      // No --url, no PORT/HOST, no recorded address: a usage error naming what to set.
+      const none = await cli(['locks', 'list'], { ...OP, DATA_DIR: join(dir, 'empty') });
+      assert.equal(none.code, 2);
+      assert.match(none.err, /no server address: pass --url, or set PORT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a started server records its address in the generated credentials file', async () => {
+    const own = await serverPlace('pglite', {
+      TICKBOOK_ADMIN_CLIENT_ID: '',
+      TICKBOOK_ADMIN_CLIENT_SECRET: '',
+    });
+    const srv2 = await start(own);
+    try {
+      const r = await cli(['clients', 'list'], { DATA_DIR: own.env.DATA_DIR! });
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /^clientId +name +status/);
+    } finally {
+      await srv2.close();
+      await own.destroy();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// A replica started against a long journal (docs/cluster.md "Catching up"): it recovers and
+// A replica started against a long journal (docs/cluster.md "Replicas follow the journal"): it recovers and
 // follows until it stands at the leader's seq with the leader's state hash, then reports ready.
 // CATCHUP_COMMANDS sets the journal length (50,000 in CI; bench/cluster.ts measures 1M).
 // Needs DATABASE_URL.

@@ -102,7 +102,7 @@ describe('PlaceOrder rejections change nothing', () => {
   });
 });
 
-describe('matching (DESIGN.md §4)', () => {
+describe('matching (docs/exchange.md "Books and matching")', () => {
   test('maker trades at its price, taker pays 1 − q, improvement to the taker', () => {
     const x = setup();
     ok(x.apply(bid('alice', 'M1-a', 600, 100, { orderId: 'mk' })));

@@ -13,7 +13,7 @@ import {
   unitsToMoney,
 } from '../../src/exchange/units.ts';
 
-describe('tick table (DESIGN.md §3)', () => {
+describe('tick table (docs/exchange.md "Money")', () => {
   test('has 279 ascending prices with the three step regions', () => {
     assert.equal(TICKS.length, 279);
     assert.equal(TICK_COUNT, 279);
@@ -103,7 +103,7 @@ describe('cost and payout', () => {
   });
 });
 
-describe('fees (DESIGN.md §4): coef × P × (1 − P) × qty MCU, half-up to 1e-5 unit', () => {
+describe('fees (docs/exchange.md "Fees"): coef × P × (1 − P) × qty MCU, half-up to 1e-5 unit', () => {
   const ppm = 30_000; // 0.03
   test('hand-computed cases', () => {
     // 0.03 × 0.61 × 0.39 × 200 = 1.4274 MCU = 0.014274 Cash = 1427.4 Money → 1427

@@ -1,4 +1,4 @@
-// Isolated, migrated stores for tests, fast (DESIGN.md §1 principle 6).
+// Isolated, migrated stores for tests, fast (principle 6 of docs/architecture.md "Principles").
 //
 // PGlite: creating a data directory runs initdb in WASM (4–5 s, ~900 MB peak), so it is done ONCE
 // per set of migrations: the migrated template lives in .tmp/pglite-template/<hash of the

@@ -1,5 +1,5 @@
 // What real clients of the production API send that a strict server would refuse
-// (reference/production-api.md): `Content-Type: application/json` on every request, body or not,
+// (docs/http.md "The production wire"): `Content-Type: application/json` on every request, body or not,
 // and `DELETE /orders/all` as the cancel-everything call.
 
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // HTTP-level errors, before any request object exists (node's 'clientError': header fields too
 // large, malformed request lines and headers, bad framing), leave with the one error envelope of
-// DESIGN.md §8 including its `code` (docs/http.md "Validation and errors"). Tested over a real
+// docs/http.md "Validation and errors" including its `code` (docs/http.md "Validation and errors"). Tested over a real
 // socket with raw writes, since inject() never reaches node's HTTP parser.
 
 import assert from 'node:assert/strict';

@@ -9,9 +9,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { uuidFor } from '../../src/ids.ts';
 import { MAX_PATTERN_LENGTH, REGEX_STEPS_PER_REQUEST } from '../../src/http/graphql/regex.ts';
 import graphqlRoutes from '../../src/http/routes/graphql.ts';
+import { uuidFor } from '../../src/ids.ts';
 import {
   ACCOUNT_A,
   addOpenGame,

@@ -199,7 +199,7 @@ interface WireMarket {
 }
 
 describe('markets of an event', () => {
-  test('SPEC.md §4.7 shape; book from outcome 0, bids high→low, asks low→high, never crossed', async () => {
+  test('docs/http.md "Markets and books" shape; book from outcome 0, bids high→low, asks low→high, never crossed', async () => {
     const res = await get(`/nbx/v2/emm/events/getMarketsByEvent/${eventId(0)}?currency=CASH`);
     assert.equal(res.statusCode, 200);
     const body = json<WireMarket[]>(res);

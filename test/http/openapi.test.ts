@@ -72,6 +72,27 @@ describe('OpenAPI document', () => {
     );
   });
 
+  test('Authorize offers the scopes a trader can hold and says what to pick', async () => {
+    const oauth = Object.values(doc.components.securitySchemes).find((s) => s.type === 'oauth2') as
+      | { description?: string; flows?: { clientCredentials?: { scopes: Record<string, string> } } }
+      | undefined;
+    assert.deepEqual(Object.keys(oauth?.flows?.clientCredentials?.scopes ?? {}).sort(), [
+      'execute:trader',
+      'read:tape',
+      'read:trader',
+    ]);
+    assert.match(oauth?.description ?? '', /Tick no scope to get every scope the client holds/);
+    // Ticking no scope: the token endpoint grants the client's own scopes, admin for the operator.
+    const r = await srv.app.inject({
+      method: 'POST',
+      url: '/nbx/v1/auth/emm-token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=client_credentials&client_id=${place.env.TICKBOOK_ADMIN_CLIENT_ID}&client_secret=${place.env.TICKBOOK_ADMIN_CLIENT_SECRET}`,
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    assert.match(JSON.parse(r.body).scope, /\badmin\b/);
+  });
+
   test('every operation has a unique operationId and an explicit security requirement', () => {
     const ops = operations();
     assert.ok(ops.length > 40, `only ${ops.length} operations`);

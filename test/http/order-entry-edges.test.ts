@@ -89,7 +89,7 @@ describe('GTT ttl bound', () => {
 
   test('the engine refuses an expiry past the Date range; one past year 9999 reads clamped', async () => {
     // Below the edge's 30-day bound the engine is the last guard: an expiry a Date cannot hold is
-    // refused (docs/exchange.md "Time in force"); one a Date holds but RFC 3339 cannot write (past
+    // refused (docs/exchange.md "Books and matching"); one a Date holds but RFC 3339 cannot write (past
     // year 9999) is accepted and leaves clamped, so no read turns into a 500.
     const refused = h.port.applyNow({
       type: 'PlaceOrder',

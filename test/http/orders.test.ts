@@ -169,7 +169,7 @@ describe('placing', () => {
     assert.equal(await balance(), Number((10000 - (0.51 * 590 + 0.52 * 580) / 100).toFixed(5)));
   });
 
-  test('live taker fee: qty 200 at 0.61 costs 1.22, fee 1.4274 MCU = 0.014274 → 0.01427 at 1e-5 (DESIGN.md §4)', async () => {
+  test('live taker fee: qty 200 at 0.61 costs 1.22, fee 1.4274 MCU = 0.014274 → 0.01427 at 1e-5 (docs/exchange.md "Fees")', async () => {
     const m = json<Order>(await place(bid({ outcomeId: outcomeId(2, 'MONEY', 1), price: 0.39, qty: 200 })));
     assert.equal(m.status, 'RESTING');
     const o = json<Order>(

@@ -1,4 +1,4 @@
-// Durability through the whole stack (DESIGN.md §1 principle 6): the real
+// Durability through the whole stack (principle 6 of docs/architecture.md "Principles"): the real
 // server runs as a child process taking orders over HTTP from concurrent clients; it is killed
 // with SIGKILL at a random moment, restarted on the same data, and then every order it had
 // acknowledged (HTTP 201) must be there, and money must be conserved: summed over the traders,

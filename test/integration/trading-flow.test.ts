@@ -1,5 +1,5 @@
 // End to end through the real app: an operator creates a game and two
-// trader clients, funds them, the traders trade through the API, the book (SPEC.md §4.7) and
+// trader clients, funds them, the traders trade through the API, the book (docs/http.md "Markets and books") and
 // balances (§4.8) move by exactly the right amounts, the market settles, and all of it is still
 // there — to the state hash — after a restart on the same store. Runs on PGlite, and on
 // PostgreSQL when DATABASE_URL is set.

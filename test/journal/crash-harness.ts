@@ -1,4 +1,4 @@
-// Kill -9 harness (DESIGN.md §1 principle 6): a child process (crash-child.ts) runs the sequencer
+// Kill -9 harness (principle 6 of docs/architecture.md "Principles"): a child process (crash-child.ts) runs the sequencer
 // with the real Exchange on a PGlite data directory and prints every acknowledged seq; the parent
 // SIGKILLs it at a random moment, restarts it, and after each restart checks that
 //   1. every acknowledged command is in the journal, at the seq it was acknowledged with;

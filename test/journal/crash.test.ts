@@ -1,4 +1,4 @@
-// Kill -9 durability test (DESIGN.md §1 principle 6, docs/journal.md). Five SIGKILL cycles of a
+// Kill -9 durability test (principle 6 of docs/architecture.md "Principles", docs/journal.md). Five SIGKILL cycles of a
 // child process running the sequencer with the real Exchange on a PGlite data directory; longer
 // runs: `node --import tsx test/journal/crash-harness.ts 25`.
 import assert from 'node:assert/strict';

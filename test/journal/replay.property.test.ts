@@ -1,4 +1,4 @@
-// Replay property (DESIGN.md §1 principle 2): for random command streams into the sequencer with
+// Replay property (principle 2 of docs/architecture.md "Principles"): for random command streams into the sequencer with
 // the real Exchange — submitted one by one, concurrently, and in submitMany batches, with random
 // snapshot intervals — recovering from the journal alone and from snapshot + tail both give the
 // live state's hash, and the journal holds exactly the accepted commands.

@@ -1,5 +1,5 @@
 // POST /nbx/v1/parlay/request/unauthenticated through Fastify's inject: the production wire format
-// (reference/production-api.md, "Parlay price"), the decline envelope, malformed bodies, the rate
+// (docs/http.md "Parlay price"), the decline envelope, malformed bodies, the rate
 // limit, and a fuzz of arbitrary bodies that must never produce a 5xx.
 
 import assert from 'node:assert/strict';

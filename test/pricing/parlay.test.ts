@@ -1,5 +1,5 @@
 // The parlay pricer over an in-memory fake of the exchange reader: leg prices, the independent
-// product, the same-game model's properties and every decline code (DESIGN.md §6).
+// product, the same-game model's properties and every decline code (docs/pricing.md).
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Model-based property test (DESIGN.md §10, fast-check): random command sequences run through the
+// Model-based property test (fast-check): random command sequences run through the
 // engine and through a deliberately simple reference model (plain arrays, sorting and filtering, no
 // linked lists, handles or caches). After every step both must agree on acceptance, rejection code,
 // wallets, positions and every book in priority order, and the engine must keep its invariants:

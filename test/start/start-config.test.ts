@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli/main.ts';
-import { adminCredentialsFile, ConfigError, loadConfig } from '../../src/config.ts';
-import { bannerLines } from '../../src/start/banner.ts';
+import { adminCredentialsFile, type Config, ConfigError, loadConfig } from '../../src/config.ts';
+import { type BannerInput, bannerLines, demoText, writeBanner } from '../../src/start/banner.ts';
 import { usePrettyLogs } from '../../src/start/log-output.ts';
 import { databaseStartError, EXIT, listenStartError } from '../../src/start/start-error.ts';
 
@@ -107,7 +107,8 @@ describe('configuration of the start', () => {
       config,
       url: 'http://127.0.0.1:8080',
       credentialsFile: '/d/admin-credentials.postgres-abc.json',
-      demoRunning: false,
+      role: 'leader',
+      demo: { slate: false, living: false },
     }).join('\n');
     assert.match(text, /Demo +OFF — DATABASE_URL is set/);
     assert.doesNotMatch(text, /secret/);
@@ -119,9 +120,78 @@ describe('configuration of the start', () => {
       config: loadConfig({ UI: 'false' }),
       url: 'http://127.0.0.1:8080',
       credentialsFile: '/d/admin-credentials.json',
-      demoRunning: true,
+      role: 'embedded',
+      demo: { slate: true, living: true },
     }).join('\n');
     assert.doesNotMatch(off, /Browser UI/);
+  });
+
+  test('the banner names the role and the demo the store really holds', () => {
+    const pg = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x' });
+    const line = (text: string, label: string) => text.split('\n').find((l) => l.trim().startsWith(label));
+    const banner = (config: Config, input: Partial<BannerInput>) =>
+      bannerLines({
+        config,
+        url: 'http://127.0.0.1:8081',
+        credentialsFile: '/d/c.json',
+        role: 'leader',
+        demo: { slate: false, living: false },
+        ...input,
+      }).join('\n');
+    assert.match(line(banner(pg, {}), 'Role') ?? '', /leader/);
+    const replica = banner(pg, {
+      role: 'replica',
+      leaderUrl: 'http://127.0.0.1:8082',
+      demo: { slate: true, living: false },
+    });
+    assert.match(line(replica, 'Role') ?? '', /replica .*http:\/\/127\.0\.0\.1:8082/);
+    // A replica of a store the leader seeded with TICKBOOK_DEMO=true: the demo is on, whatever
+    // this process's own DATABASE_URL default says.
+    assert.match(line(replica, 'Demo') ?? '', /^ *Demo +on \(demo slate in the store; .*leader\)/);
+    assert.match(line(banner(loadConfig({}), { role: 'embedded' }), 'Role') ?? '', /embedded store/);
+    // The demo asked for on a store that already held data is not seeded: the banner says so.
+    const asked = banner(loadConfig({ DATABASE_URL: 'postgres://u@db/x', TICKBOOK_DEMO: 'true' }), {});
+    assert.match(line(asked, 'Demo') ?? '', /off — the store already held data/);
+    assert.equal(
+      demoText(loadConfig({ DEMO_LIVE: 'false' }), 'embedded', { slate: true, living: false }).startsWith(
+        'on',
+      ),
+      true,
+    );
+  });
+
+  test('with JSON logs the banner is one log record; plain text only on a terminal stderr', () => {
+    const config = loadConfig({ LOG_FORMAT: 'json' });
+    const records: { obj: Record<string, unknown>; msg: string }[] = [];
+    const log = { info: (obj: Record<string, unknown>, msg: string) => records.push({ obj, msg }) };
+    const written = { out: '', err: '' };
+    const stream = (key: 'out' | 'err', isTTY: boolean) => ({
+      isTTY,
+      write: (t: string) => {
+        written[key] += t;
+        return true;
+      },
+    });
+    const input: BannerInput = {
+      config,
+      url: 'http://127.0.0.1:18080',
+      credentialsFile: '/d/c.json',
+      role: 'embedded',
+      demo: { slate: true, living: true },
+    };
+    writeBanner(input, log as never, 'json', stream('out', false), stream('err', false));
+    assert.equal(written.out, '', 'nothing but log records on stdout');
+    assert.equal(written.err, '');
+    assert.equal(records.length, 1);
+    assert.equal(records[0]!.obj.url, 'http://127.0.0.1:18080');
+    assert.equal(records[0]!.obj.role, 'embedded');
+    assert.match(String(records[0]!.msg), /ready at http:\/\/127\.0\.0\.1:18080/);
+    writeBanner(input, log as never, 'json', stream('out', false), stream('err', true));
+    assert.match(written.err, /is ready at http:\/\/127\.0\.0\.1:18080/);
+    // On a terminal (pretty logs) the framed banner goes to stdout and no record is logged.
+    writeBanner(input, log as never, 'auto', stream('out', true), stream('err', true));
+    assert.match(written.out, /═+\n/);
+    assert.equal(records.length, 2);
   });
 
   test('pretty logs on a terminal by default, JSON otherwise or when asked', () => {

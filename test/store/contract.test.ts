@@ -1,4 +1,4 @@
-// The store contract (DESIGN.md §1 principle 6: two stores, one schema), run against every kind in
+// The store contract (principle 6 of docs/architecture.md "Principles": two stores, one schema), run against every kind in
 // storeKinds(): PGlite always, PostgreSQL when DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -191,7 +191,7 @@ export async function traderCall<T>(method: string, path: string, body?: unknown
   return json as T;
 }
 
-/** The parlay price needs no token (SPEC.md §4.1). */
+/** The parlay price needs no token (docs/http.md "Parlay price"). */
 export async function requestParlay(outcomeIds: string[]): Promise<ParlayOffer> {
   const r = await fetch('/nbx/v1/parlay/request/unauthenticated', {
     method: 'POST',

@@ -1,4 +1,4 @@
-// Both outcomes' ladders from one book (DESIGN.md §5): the book is seen from outcome 0; a bid on
+// Both outcomes' ladders from one book (docs/exchange.md "Books and matching"): the book is seen from outcome 0; a bid on
 // outcome 1 at q is an offer of outcome 0 at 1 − q, and the other way round.
 import type { BookWire, Level } from './api.ts';
 

@@ -1,6 +1,6 @@
 // The parlay slip: outcomes added from any event; with two or more legs it asks the unauthenticated
-// parlay endpoint (docs/http.md) and shows the offer, counting down to its expiry and asking again
-// when it runs out,, or each decline's reason in plain words.
+// parlay endpoint (docs/http.md "Parlay price") and shows the offer, counting down to its expiry and
+// asking again when it runs out, or each decline's reason in plain words.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ParlayOffer, requestParlay } from './api.ts';
 import { meaning } from './codes.ts';

@@ -1,5 +1,6 @@
 // `tickbook clients create|list|rotate|revoke|disable|enable`: calls a running server's admin API
-// (--url, default http://$HOST:$PORT from the environment) with the operator credentials.
+// (--url, else PORT/HOST, else the address in the credentials file: src/cli/admin-api.ts) with the
+// operator credentials.
 
 import type { ClientView, CreatedClient, RotatedSecret } from '../../auth/service.ts';
 import { adminApi as api, positionals, urlOption } from '../admin-api.ts';

@@ -13,7 +13,7 @@ import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
 import { adminApi as api, positionals, urlOption } from '../admin-api.ts';
-import { printResult } from '../output.ts';
+import { printResult, table } from '../output.ts';
 import { type CliContext, CliError, type Command, type CommandArgs, type OptionSpec } from '../types.ts';
 
 const quietLog = { info() {}, warn() {}, error() {} };
@@ -139,12 +139,14 @@ export const importCmd: Command = {
 const enc = (id: string | undefined): string => encodeURIComponent(id!);
 
 /** A command that makes one admin API request from its positional arguments (raw, as typed). */
-function adminCommand(
+function adminCommand<T>(
   name: string,
   summary: string,
   usage: string,
   n: number,
   request: (p: string[], args: CommandArgs) => { method: string; path: string; body?: unknown },
+  /** The default output: a short line or a table; --json prints the whole answer. */
+  human: (result: T, p: string[]) => string,
   options: OptionSpec = {},
 ): Command {
   return {
@@ -153,20 +155,47 @@ function adminCommand(
     usage: `${usage} [--url URL]`,
     options: { ...urlOption, ...options },
     async run(args, ctx) {
-      const { method, path, body } = request(positionals(args, n, `${name} ${usage}`), args);
-      const result = await api(args, ctx).call<unknown>(method, path, body);
-      // A 204 has no body: say what was done instead of printing `undefined`.
-      if (result === undefined || result === '') {
-        printResult(ctx, { ok: true, method, path }, () => `done: ${method} ${path}`);
-        return 0;
-      }
-      printResult(ctx, result, () => JSON.stringify(result, null, 2));
+      const p = positionals(args, n, `${name} ${usage}`);
+      const { method, path, body } = request(p, args);
+      const result = await api(args, ctx).call<T | undefined>(method, path, body);
+      // A 204 has no body: --json still prints an object saying what was done.
+      const value = result === undefined || result === '' ? { ok: true, method, path } : result;
+      printResult(ctx, value, () => human(result as T, p));
       return 0;
     },
   };
 }
 
-export const eventsStatus = adminCommand(
+interface WireEventStatus {
+  id: string;
+  description?: string;
+  status: string;
+}
+
+interface WireMarketStatus {
+  id: string;
+  description?: string;
+  status: string;
+  outcomes?: { id: string; description?: string; result?: string | null }[];
+}
+
+interface WireLock {
+  id: string;
+  eventId: string | null;
+  reason: string;
+  createdAt: string;
+  minuteDuration: number | null;
+  expiresAt: string | null;
+}
+
+interface WireWallet {
+  accountId: string;
+  currency: string;
+  balance: number;
+  reserved: number;
+}
+
+export const eventsStatus = adminCommand<WireEventStatus>(
   'events status',
   'Set an event status (INITIAL, OPEN_PREGAME, CLOSED_PREGAME, OPEN_INGAME, DELAYED, FINAL, CANCELED)',
   '<eventId> <STATUS>',
@@ -176,9 +205,10 @@ export const eventsStatus = adminCommand(
     path: `/admin/v1/events/${enc(id)}/status`,
     body: { status },
   }),
+  (e) => `${e.id}: ${e.status}${e.description ? ` (${e.description})` : ''}`,
 );
 
-export const marketsStatus = adminCommand(
+export const marketsStatus = adminCommand<WireMarketStatus>(
   'markets status',
   'Open or close a market (OPEN, CLOSED)',
   '<marketId> <OPEN|CLOSED>',
@@ -188,9 +218,10 @@ export const marketsStatus = adminCommand(
     path: `/admin/v1/markets/${enc(id)}/status`,
     body: { status },
   }),
+  (m) => `${m.id}: ${m.status}${m.description ? ` (${m.description})` : ''}`,
 );
 
-export const marketsSettle = adminCommand(
+export const marketsSettle = adminCommand<WireMarketStatus>(
   'markets settle',
   'Settle a closed market: the winning outcome id, or PUSH to void it',
   '<marketId> <winningOutcomeId|PUSH>',
@@ -200,11 +231,13 @@ export const marketsSettle = adminCommand(
     path: `/admin/v1/markets/${enc(id)}/settle`,
     body: result === 'PUSH' ? { result: 'PUSH' } : { winningOutcomeId: result },
   }),
+  (m, [, result]) =>
+    `${m.id}: ${m.status}, ${result === 'PUSH' ? 'pushed (costs refunded)' : `won by ${result}`}`,
 );
 
-export const locksSet = adminCommand(
+export const locksSet = adminCommand<WireLock>(
   'locks set',
-  'Set a trading lock: the system lock, or one event with --event',
+  'Set a trading lock: the system lock, or one event with --event; prints the lock id',
   '--reason TEXT [--event ID] [--minutes N]',
   0,
   (_p, args) => ({
@@ -216,15 +249,24 @@ export const locksSet = adminCommand(
       ...(typeof args.values.minutes === 'string' ? { minuteDuration: Number(args.values.minutes) } : {}),
     },
   }),
+  // The id alone, so that LOCK=$(tickbook locks set …) works.
+  (lock) => lock.id,
   { reason: { type: 'string' }, event: { type: 'string' }, minutes: { type: 'string' } },
 );
 
-export const locksClear = adminCommand('locks clear', 'Clear a trading lock', '<lockId>', 1, ([id]) => ({
-  method: 'DELETE',
-  path: `/admin/v1/locks/${enc(id)}`,
-}));
+export const locksClear = adminCommand<undefined>(
+  'locks clear',
+  'Clear a trading lock',
+  '<lockId>',
+  1,
+  ([id]) => ({
+    method: 'DELETE',
+    path: `/admin/v1/locks/${enc(id)}`,
+  }),
+  (_r, [id]) => `cleared lock ${id}`,
+);
 
-export const locksList = adminCommand(
+export const locksList = adminCommand<WireLock[]>(
   'locks list',
   'Show the active trading locks with their ids',
   '',
@@ -233,10 +275,20 @@ export const locksList = adminCommand(
     method: 'GET',
     path: '/admin/v1/locks',
   }),
+  (locks) =>
+    locks.length === 0
+      ? 'no active trading locks'
+      : table(
+          locks.map((l) => ({ ...l, eventId: l.eventId ?? '(system)' })) as unknown as Record<
+            string,
+            unknown
+          >[],
+          ['id', 'eventId', 'reason', 'createdAt', 'expiresAt'],
+        ),
 );
 
 function moneyCommand(kind: 'deposit' | 'withdraw'): Command {
-  return adminCommand(
+  return adminCommand<WireWallet>(
     `accounts ${kind}`,
     `${kind === 'deposit' ? 'Deposit into' : 'Withdraw from'} an account (amount in currency units)`,
     '<accountId> <CASH|COIN> <amount>',
@@ -246,6 +298,8 @@ function moneyCommand(kind: 'deposit' | 'withdraw'): Command {
       path: `/admin/v1/accounts/${enc(id)}/${kind === 'deposit' ? 'deposits' : 'withdrawals'}`,
       body: { currency, amount: Number(amount) },
     }),
+    (w, [, , amount]) =>
+      `${kind === 'deposit' ? 'deposited' : 'withdrew'} ${amount} ${w.currency}: ${w.accountId} balance ${w.balance}, reserved ${w.reserved}`,
   );
 }
 

@@ -21,6 +21,7 @@ import {
   marketsStatus,
   seed,
 } from './exchange.ts';
+import { issuerSet, issuerShow } from './issuer.ts';
 import { keysList, keysRotate } from './keys.ts';
 import { migrate, start } from './server.ts';
 
@@ -35,6 +36,8 @@ export const COMMANDS: readonly Command[] = [
   clientsEnable,
   keysRotate,
   keysList,
+  issuerShow,
+  issuerSet,
   seed,
   importCmd,
   eventsStatus,

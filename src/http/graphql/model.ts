@@ -120,7 +120,7 @@ function marketOutcomes(m: MarketRecord, r: ExchangeReader): OutcomeRecord[] {
   return out;
 }
 
-/** Price to buy the outcome now: 1 − the best bid on the other outcome (DESIGN.md §5), or null. */
+/** Price to buy the outcome now: 1 − the best bid on the other outcome (docs/exchange.md "Books and matching"), or null. */
 function available(o: OutcomeRecord, r: ExchangeReader, currency: Currency): number | null {
   const m = r.market(o.marketId);
   if (!m) return null;

@@ -1,4 +1,4 @@
-// The bearer guard for every protected route (RFC 6750, DESIGN.md §7–8). Routes declare
+// The bearer guard for every protected route (RFC 6750, docs/auth.md; docs/http.md "Validation and errors"). Routes declare
 // `preHandler: app.requireScope('read:tape')`; the guard sets request.principal.
 //   no Authorization (or not Bearer) → 401 UNAUTHORIZED,     WWW-Authenticate: Bearer realm="tickbook"
 //   invalid/expired/revoked token    → 401 INVALID_TOKEN,    … error="invalid_token"

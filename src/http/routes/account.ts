@@ -1,4 +1,4 @@
-// The caller's own account (SPEC.md §4.8, reference/production-api.md): balance,
+// The caller's own account (docs/http.md "Orders and account"): balance,
 // open costs, positions and fills. Money leaves in currency units through src/exchange/units.ts.
 // Balances and positions come from the live state (memory); fills from the history port.
 
@@ -81,7 +81,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
         return balance(callerAccount(request), request.query.currency);
       },
     );
-  balanceRoute('/emm/v2/account/balance', 'Account balance (SPEC.md §4.8)');
+  balanceRoute('/emm/v2/account/balance', 'Account balance (docs/http.md "Orders and account")');
   balanceRoute('/nbx/v2/emm/account/balance', 'Account balance');
 
   app.get<{ Querystring: BalanceQuery }>(

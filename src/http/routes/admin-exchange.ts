@@ -1,6 +1,6 @@
 // The operator API over the exchange (scope admin): money in and out of accounts, the catalog
 // (leagues, teams, events with their game and markets), event and market status, settlement and
-// trading locks. Every call is exactly one command (DESIGN.md §1 principle 1); ids are minted here
+// trading locks. Every call is exactly one command (principle 1 of docs/architecture.md "Principles"); ids are minted here
 // through port.newId() and travel in the command, so the state machine stays deterministic.
 
 import type { FastifyInstance } from 'fastify';

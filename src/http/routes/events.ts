@@ -1,6 +1,6 @@
-// Events (SPEC.md §4.5–4.6): the filtered, paginated listing and one event, served as bytes cached
+// Events (docs/http.md "Events"): the filtered, paginated listing and one event, served as bytes cached
 // per catalog version. The listing order is reader.eventsSorted() (scheduled start, then id), so
-// pages never overlap or skip; visibility flags never filter (SPEC.md §3).
+// pages never overlap or skip; visibility flags never filter (docs/http.md "Events").
 
 import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';

@@ -1,5 +1,5 @@
 // Helpers shared by the exchange route plugins: the options every plugin takes, engine rejections
-// → the DESIGN.md §8 envelope, schema failures → the stable codes the issues name (INVALID_ID,
+// → the one error envelope (docs/http.md "Validation and errors"), schema failures → the stable codes the issues name (INVALID_ID,
 // INVALID_PRICE…) and the caller's account.
 
 import type { FastifyRequest } from 'fastify';

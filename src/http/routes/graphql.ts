@@ -1,4 +1,4 @@
-// The legacy GraphQL read interface, `/v1/graphql` (reference/production-api.md "GraphQL (legacy)",
+// The legacy GraphQL read interface, `/v1/graphql` (docs/http.md "GraphQL",
 // docs/graphql.md): Hasura-style root fields over the in-memory exchange state, served by mercurius
 // (graphql-js, compiled with graphql-jit after the first run of a query). POST with a JSON body or
 // GET with `?query=` (queries only). No route touches the store.
@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import type { ExchangeReader } from '../../exchange/reader.ts';
+import { graphiqlPage } from '../graphiql.ts';
 import { costLimitRule } from '../graphql/limits.ts';
 import type { GqlContext } from '../graphql/model.ts';
 import { newRegexState } from '../graphql/regex.ts';
@@ -112,11 +113,14 @@ export default async function graphqlRoutes(app: FastifyInstance, opts: GraphqlR
   await app.register(mercurius, {
     schema: buildGraphqlSchema(),
     path: GRAPHQL_PATH,
-    graphiql: opts.graphiql,
+    // GraphiQL is served from this server's own copies of its assets (src/http/graphiql.ts), not
+    // mercurius' page, which loads them from a CDN.
+    graphiql: false,
     jit: 1,
     queryDepth: MAX_DEPTH,
     validationRules: [costLimitRule(MAX_COST)],
     allowBatchedQueries: false,
     context: (): GqlContext => ({ reader: opts.reader(), regex: newRegexState() }),
   });
+  if (opts.graphiql) await app.register(graphiqlPage, { endpoint: GRAPHQL_PATH });
 }

@@ -1,4 +1,4 @@
-// Markets and books (SPEC.md §4.7, DESIGN.md §5, reference/production-api.md "Markets and books"),
+// Markets and books (docs/http.md "Markets and books", docs/exchange.md "Books and matching", docs/http.md "Markets and books"),
 // the tick table and the trading locks. Every answer is cached bytes: catalog-only answers are keyed
 // by catalogVersion, answers that carry books (or volume and last prices, which move with fills)
 // also by the bookSeq of every book they show, so a book is re-serialized only when it moved.
@@ -66,7 +66,7 @@ export class BookWireCache {
   }
 }
 
-/** Market with its book, fields in SPEC.md §2 order (book right after eventId). */
+/** Market with its book, fields in the production order (docs/http.md "Markets and books") (book right after eventId). */
 function marketWithBook(r: ExchangeReader, m: MarketRecord, cur: Currency, book: WireBook) {
   const { id, type, description, status, eventId, ...rest } = marketToWire(r, m, cur);
   return { id, type, description, status, eventId, book, ...rest };
@@ -172,7 +172,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
         tags: ['markets'],
         summary: 'Markets of an event with their orderbooks',
         description:
-          'SPEC.md §4.7: bare array of the event’s markets, each with its book in the chosen currency.',
+          'docs/http.md "Markets and books": bare array of the event’s markets, each with its book in the chosen currency.',
         security: bearer,
         params: eventParams,
         querystring: currencyRequired,
@@ -359,7 +359,7 @@ export default async function marketRoutes(app: FastifyInstance, opts: ExchangeR
       schema: {
         tags: ['markets'],
         summary: 'The tick table',
-        description: 'Every valid price (DESIGN.md §3), ascending: 279 numbers.',
+        description: 'Every valid price (docs/exchange.md "Money"), ascending: 279 numbers.',
         security: bearer,
         response: { 200: { type: 'array', items: { type: 'number' } }, 304: notModified, ...authErrors },
       },

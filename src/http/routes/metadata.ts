@@ -1,5 +1,5 @@
-// Event metadata (SPEC.md §4.3–4.4): bare JSON arrays of strings, served as cached bytes.
-// Leagues follow the production list's order (reference/production-api.md), then any other league
+// Event metadata (docs/http.md "Events"): bare JSON arrays of strings, served as cached bytes.
+// Leagues follow the production list's order (docs/http.md "Events"), then any other league
 // of the catalog in catalog order; types and statuses are the domain's fixed lists.
 
 import type { FastifyInstance } from 'fastify';
@@ -54,7 +54,7 @@ export default async function metadataRoutes(
     '/nbx/v2/emm/event-metadata/leagues',
     {
       preHandler: guard,
-      schema: schema('List leagues', 'League codes, production order first (SPEC.md §4.3)'),
+      schema: schema('List leagues', 'League codes, production order first (docs/http.md "Events")'),
     },
     (request, reply) => {
       const r = port.reader();
@@ -65,13 +65,16 @@ export default async function metadataRoutes(
 
   app.get(
     '/nbx/v2/emm/event-metadata/types',
-    { preHandler: guard, schema: schema('List event types', 'All event types (SPEC.md §4.4)') },
+    { preHandler: guard, schema: schema('List event types', 'All event types (docs/http.md "Events")') },
     (request, reply) => sendCached(request, reply, types),
   );
 
   app.get(
     '/nbx/v2/emm/event-metadata/statuses',
-    { preHandler: guard, schema: schema('List event statuses', 'All event statuses (SPEC.md §4.4)') },
+    {
+      preHandler: guard,
+      schema: schema('List event statuses', 'All event statuses (docs/http.md "Events")'),
+    },
     (request, reply) => sendCached(request, reply, statuses),
   );
 }

@@ -1,4 +1,4 @@
-// The token server's HTTP face (DESIGN.md §7, SPEC.md §4.2, production-api.md "Token endpoint"):
+// The token server's HTTP face (docs/auth.md, docs/http.md "Tokens", docs/http.md "Tokens"):
 //   POST /nbx/v1/auth/emm-token          client-credentials grant (RFC 6749 §4.4)
 //   POST /oauth/token                     the deprecated legacy endpoint (audience required)
 //   POST /oauth/revoke                    RFC 7009

@@ -1,4 +1,4 @@
-// Order entry and order reads on the wire (reference/production-api.md "Orders and account"). The
+// Order entry and order reads on the wire (docs/http.md "Orders and account"). The
 // routes declare schemas and write the wire; idempotency, batch semantics and the placement outcome
 // are the order-entry service's (src/runtime/order-entry.ts; docs/architecture.md). Prices are
 // checked at the edge conversion (wire number → Tick, INVALID_PRICE); everything else the engine
@@ -104,7 +104,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         tags: ['orders'],
         summary: 'Place an order',
         description:
-          'A bid on one outcome (DESIGN.md §4). Synchronous and final: 201 with the order’s status and the fills it produced. Repeating a clientOrderId returns the first placement.',
+          'A bid on one outcome (docs/exchange.md "Books and matching"). Synchronous and final: 201 with the order’s status and the fills it produced. Repeating a clientOrderId returns the first placement.',
         security: bearer,
         body: placeBodySchema,
         response: {

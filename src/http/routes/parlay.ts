@@ -1,6 +1,6 @@
-// POST /nbx/v1/parlay/request/unauthenticated (SPEC.md §4.1, DESIGN.md §6): the price of a set of
+// POST /nbx/v1/parlay/request/unauthenticated (docs/http.md "Parlay price", docs/pricing.md): the price of a set of
 // outcomes, for anyone, without a token. The wire format is the production one real clients parse
-// (reference/production-api.md, "Parlay price"): HTTP 201 with an array of exactly one offer whose
+// (docs/http.md "Parlay price"): HTTP 201 with an array of exactly one offer whose
 // prices are 5-decimal strings; a decline is HTTP 400 "Cannot price parlay" with a stable code.
 //
 // The plugin owns everything about this route, including its errors, so it behaves the same inside
@@ -10,7 +10,7 @@
 //   same way in a bare Fastify instance; a schema failure is a decline, VALIDATION_FAILED, except
 //   the leg count, which answers the pricer's own TOO_FEW_LEGS / TOO_MANY_LEGS;
 // - a route-level errorHandler turns parser errors, rate limiting and anything unexpected into the
-//   DESIGN.md §8 envelope, so no input yields a 5xx from this route;
+//   The one error envelope (docs/http.md "Validation and errors"), so no input yields a 5xx from this route;
 // - @fastify/rate-limit is registered inside this (encapsulated) plugin and applies to this route
 //   only: an unauthenticated pricing endpoint is the cheapest way to load the server.
 
@@ -189,7 +189,7 @@ function validationDecline(err: FastifyError): DeclineDetailLike {
  * The nested `outcome` object of a leg: the outcome's id and description and its whole market as
  * every other route shows it (marketToWire: the type's code, as on every route, the
  * embedded event with its game), so `legs[].outcome.market.event.game.id` is where clients look for
- * same-game legs (reference/production-api.md "Parlay price").
+ * same-game legs (docs/http.md "Parlay price").
  */
 function legOutcome(r: ExchangeReader, l: QuotedLeg, currency: Currency) {
   return {
@@ -248,7 +248,7 @@ class OfferWriter {
   }
 }
 
-/** The price source named on every leg: Tickbook's own book (reference/production-api.md). */
+/** The price source named on every leg: Tickbook's own book (docs/http.md "Parlay price"). */
 const VENDOR = 'tickbook';
 
 function sendDecline(
@@ -290,7 +290,7 @@ function parlayErrorHandler(
   }
   if (status < 500) {
     // Unparseable JSON, an empty body, a content type that is not JSON: the body is not a parlay
-    // request, which SPEC.md §4.1 answers like any other unpriceable request.
+    // request, which docs/http.md "Parlay price" answers like any other unpriceable request.
     const message =
       status === 415 ? 'Content-Type must be application/json' : err.message || 'Body is not valid JSON';
     return sendDecline(reply, 'MALFORMED_JSON', [{ outcomeId: null, code: 'MALFORMED_JSON', message }]);
@@ -355,7 +355,7 @@ export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRou
         tags: ['parlay'],
         summary: 'Price a parlay (no authentication)',
         description:
-          'SPEC.md §4.1. Prices the combination of the given outcomes from the live books. Same-game legs ' +
+          'docs/http.md "Parlay price". Prices the combination of the given outcomes from the live books. Same-game legs ' +
           'are priced with a correlated margin/total model. Declines are HTTP 400 "Cannot price parlay" ' +
           'with a code per leg.',
         body: bodySchema(params.maxLegs),

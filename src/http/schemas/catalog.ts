@@ -1,4 +1,4 @@
-// Wire shapes of the catalog and market data (SPEC.md §2, reference/production-api.md), exactly
+// Wire shapes of the catalog and market data (docs/http.md "The production wire"), exactly
 // what src/http/wire/catalog.ts and book.ts produce.
 
 import {
@@ -42,7 +42,7 @@ export const gameSchema = {
 
 export const eventSchema = {
   type: 'object',
-  description: 'Event (SPEC.md §2); `game` only for events of type Game',
+  description: 'Event (docs/http.md "Events"); `game` only for events of type Game',
   properties: {
     id: uuid,
     type: { type: 'string', enum: [...EVENT_TYPES] },
@@ -109,7 +109,7 @@ const ladderBidSchema = {
 export const bookSchema = {
   type: 'object',
   description:
-    'Orderbook (DESIGN.md §5): bids = bids on outcome 0, highest first; asks = bids on outcome 1 as offers on outcome 0 at 1 − q, lowest first; plus per-outcome ladders of resting bids',
+    'Orderbook (docs/exchange.md "Books and matching"): bids = bids on outcome 0, highest first; asks = bids on outcome 1 as offers on outcome 0 at 1 − q, lowest first; plus per-outcome ladders of resting bids',
   properties: {
     marketId: uuid,
     marketDescription: { type: 'string' },
@@ -197,7 +197,7 @@ export const marketSchema = {
   additionalProperties: false,
 } as const;
 
-/** Market with its book (getMarketsByEvent, SPEC.md §4.7). */
+/** Market with its book (getMarketsByEvent, docs/http.md "Markets and books"). */
 export const marketWithBookSchema = {
   type: 'object',
   properties: { ...marketProperties, book: bookSchema },

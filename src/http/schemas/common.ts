@@ -51,10 +51,10 @@ export const units = {
   description: 'Amount in currency units (up to 5 decimals)',
 } as const;
 
-/** DESIGN.md §8 envelope. `details` is any JSON. */
+/** The one error envelope (docs/http.md "Validation and errors"). `details` is any JSON. */
 export const errorEnvelope = {
   type: 'object',
-  description: 'Error envelope (DESIGN.md §8)',
+  description: 'Error envelope (docs/http.md "Validation and errors")',
   properties: {
     statusCode: { type: 'integer' },
     error: { type: 'string' },

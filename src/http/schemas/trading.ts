@@ -1,4 +1,4 @@
-// Wire shapes of orders, fills, positions and balances (reference/production-api.md "Orders and
+// Wire shapes of orders, fills, positions and balances (docs/http.md "Orders and
 // account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
 
 import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';

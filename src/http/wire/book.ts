@@ -1,5 +1,5 @@
-// A market's book on the wire (DESIGN.md §5): aggregated levels seen from outcome index 0 plus the
-// production per-outcome ladders of individual resting bids (reference/production-api.md). Prices
+// A market's book on the wire (docs/exchange.md "Books and matching"): aggregated levels seen from outcome index 0 plus the
+// production per-outcome ladders of individual resting bids (docs/http.md "Markets and books"). Prices
 // leave as numbers with ≤ 3 decimals (Tick 667 → 0.667); qty is the integer payout in MCU.
 
 import type { ExchangeReader } from '../../exchange/reader.ts';

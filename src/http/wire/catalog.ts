@@ -1,4 +1,4 @@
-// Catalog records → wire objects (SPEC.md §2, reference/production-api.md "Events" and "Markets and
+// Catalog records → wire objects (docs/http.md "Events" and "Markets and
 // books"). The only place that decides field names, field order and units of catalog JSON; the
 // JSON schemas in ../schemas/catalog.ts describe exactly these shapes.
 
@@ -227,7 +227,7 @@ function minuteDuration(l: TradingLock): number | null {
   return l.expiresAt === null ? null : (l.expiresAt - l.createdAt) / 60_000;
 }
 
-/** `GET /nbx/v2/emm/locks` body (reference/production-api.md) from the reader's active locks. */
+/** `GET /nbx/v2/emm/locks` body (docs/http.md "Markets and books") from the reader's active locks. */
 export function locksToWire(
   system: TradingLock | null,
   events: readonly TradingLock[],

@@ -45,7 +45,7 @@ export function parseMarketType(value: string): MarketType | undefined {
 
 /**
  * Outcome `type` on the wire: what side of the market the outcome is. Index 0 is home/over/yes,
- * index 1 away/under/no.
+ * index 1 away/under/no (docs/exchange.md).
  */
 export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
   switch (market) {

@@ -1,4 +1,4 @@
-// Trading and account records → wire objects (reference/production-api.md "Orders and account").
+// Trading and account records → wire objects (docs/http.md "Orders and account").
 // Prices leave as numbers (Tick → 0.667), quantities as integer MCU payout, money as currency units
 // (Money 173_842_000 → 1738.42) through the one conversion pair of src/exchange/units.ts. Time
 // stamps of orders and fills are `created_at` (snake case), as the production ladder rows are.
@@ -77,7 +77,7 @@ export function orderToWire(o: OrderRecord, filledQty?: number): WireOrder {
 
 /**
  * A fill's ledger movements: the trade leg (price × qty paid for the outcome) and the taker fee when
- * one was charged. A wash (self-trade prevention) moves no money (DESIGN.md §4).
+ * one was charged. A wash (self-trade prevention) moves no money (docs/exchange.md "Books and matching").
  */
 export function fillToWire(f: Fill): WireFill {
   const transactions: WireFill['transactions'] = [];

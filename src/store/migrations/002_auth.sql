@@ -1,4 +1,4 @@
--- 002: the token server (DESIGN.md §7). Times are epoch milliseconds in bigint columns, so that
+-- 002: the token server (docs/auth.md). Times are epoch milliseconds in bigint columns, so that
 -- PGlite and PostgreSQL hand back the same JavaScript numbers (no timestamptz/Date mapping).
 
 -- OAuth clients. Only a hash of the secret is stored (see docs/auth.md); during a rotation grace

@@ -1,4 +1,4 @@
--- 003: the command journal and state snapshots (DESIGN.md §1 principles 1 and 2, docs/journal.md).
+-- 003: the command journal and state snapshots (principles 1 and 2 of docs/architecture.md "Principles", docs/journal.md).
 -- journal: one row per accepted command, in sequence order, with no gaps. cmd holds the whole
 -- command (ts included) as jsonb: debuggable with plain SQL, and measured fast enough
 -- (docs/journal.md). ts is repeated as a column for time-range queries without parsing jsonb.
