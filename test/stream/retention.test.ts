@@ -137,11 +137,16 @@ describe('stream retention', () => {
     }
     hub.committed(x.lastSeq);
     const worst = { ms: 0, what: '' };
+    // The main thread's CPU for one message is at most both the process's CPU (which also counts
+    // GC helper threads) and the wall time (which also counts the machine preempting us): the
+    // smaller of the two bounds it, without either kind of noise of a busy CI machine.
     const timed = (c: { message(raw: string): void }, msg: object) => {
       const before = process.cpuUsage();
+      const t0 = performance.now();
       c.message(JSON.stringify(msg));
+      const wall = performance.now() - t0;
       const d = process.cpuUsage(before);
-      const ms = (d.user + d.system) / 1000;
+      const ms = Math.min((d.user + d.system) / 1000, wall);
       if (ms > worst.ms) Object.assign(worst, { ms, what: JSON.stringify(msg) });
     };
     const viewer = { ...tape, public: true };
