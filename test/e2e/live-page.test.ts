@@ -92,7 +92,7 @@ describe('trading screen on the living demo', { skip: missing }, () => {
     await page.goto(`${srv.url}/ui/`);
     const live = page.locator('table.board tbody tr.live');
     // Generous: on a loaded CI machine the first page of games can take a while.
-    await live.first().waitFor({ timeout: 60_000 });
+    await live.first().waitFor({ timeout: 120_000 });
     // Live rows come first.
     assert.equal(await page.locator('table.board tbody tr').first().getAttribute('class'), 'live');
     await page.locator('table.board tbody tr.live .score').first().waitFor({ timeout: 30_000 });
@@ -111,7 +111,7 @@ describe('trading screen on the living demo', { skip: missing }, () => {
   });
 
   test('a live event page: book frames reach the page within 50 ms (p95) at 50 orders a second', async (t) => {
-    await page.locator('table.board tbody tr.live .teams').first().click();
+    await page.locator('table.board tbody tr.live .teams').first().click({ timeout: 60_000 });
     await page.locator('article.market').first().waitFor({ timeout: 60_000 });
     await page.locator('.conn.c-stream').waitFor({ timeout: 30_000 });
     const eventId = page.url().split('/').at(-1)!;

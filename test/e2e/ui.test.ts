@@ -322,7 +322,10 @@ describe('browser UI', { skip: missing }, () => {
     // Watch the ladder from inside the page, so the time is the page's own: from the order's HTTP
     // acknowledgement (resource timing of the POST) to the row being in the DOM.
     // (A string, not a function: the test runner's compiler would add helpers the page lacks.)
+    // The page's resource timing buffer (250 entries by default) fills up over a long session of
+    // polls; empty it so the POST's entry is recorded.
     await page.evaluate(`(() => {
+      performance.clearResourceTimings();
       const p = ${JSON.stringify(shown)};
       const rows = () => document.querySelectorAll('article.market')[0].querySelectorAll('.outcome')[0].querySelectorAll('tr.bid');
       window.__seen = new Promise((resolve) => {
