@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+// `npm run bench:trading-screen` (not in `npm test`: how soon the first live games appear depends on
+// the demo's clock and the machine's load, too much for a CI gate).
 // The trading screen against the living demo (docs/ui.md "The board"): live games with scores and
 // prices that move by themselves; a live event page that follows the stream with few REST requests;
 // and the time from a book frame's arrival to the page showing it, measured inside the page while
@@ -8,10 +10,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { RunningServer } from '../../src/main.ts';
-import { httpCall } from '../helpers/child-server.ts';
-import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
-import { type Browser, browserMissing, launch, shot } from './browser.ts';
+import type { RunningServer } from '../src/main.ts';
+import { type Browser, browserMissing, launch, shot } from '../test/e2e/browser.ts';
+import { httpCall } from '../test/helpers/child-server.ts';
+import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../test/helpers/server.ts';
 
 const missing = browserMissing();
 
