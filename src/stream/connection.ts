@@ -1,11 +1,13 @@
 // One /tape client connection as the hub sees it (docs/stream.md): the socket it writes to, the
 // principal it authenticated as, and its subscriptions. The hub (hub.ts) owns the channel indexes
 // and decides what is sent; a connection only holds its own state and applies the buffer bound.
+// It reaches the hub only through `ConnectionOwner`, declared here, so the two files do not import
+// each other.
 
 import type { Scope } from '../auth/scopes.ts';
 import type { Currency, Id } from '../exchange/types.ts';
 import type { ByteBudget } from './budget.ts';
-import type { StreamHub } from './hub.ts';
+import type { ChannelSpec } from './channel-types.ts';
 import type { StreamLog } from './log.ts';
 
 /** What the hub needs of a WebSocket. */
@@ -32,17 +34,26 @@ export interface BookSub {
   seq: number;
   /** A snapshot waiting for the commit of its seq. */
   held?: { seq: number; frame: string };
-  /** Catching up from the log (hub.ts "Replays"): live frames skip it until the replay ends. */
+  /** Catching up from the log (replay.ts): live frames skip it until the replay ends. */
   replaying?: boolean;
 }
 
-/** A resume being sent from a log in chunks (hub.ts "Replays"). */
+/** A subscription to a channel of the table (channels.ts); positions are journal seqs. */
+export interface ChannelSub {
+  spec: ChannelSpec;
+  /** Last journal seq delivered (for heartbeats and resync_required). */
+  seq: number;
+  /** Still catching up from its log (live frames skip it meanwhile). */
+  catchingUp: boolean;
+}
+
+/** A resume being sent from a log in chunks (replay.ts). */
 export interface Replay {
   conn: Connection;
-  /** The book subscription, or the global channel, that catches up. */
+  /** The book subscription, or the channel subscription, that catches up. */
   book: BookSub | undefined;
-  channel: Global | undefined;
-  /** Book key or channel: the key of `conn.replays`. */
+  channel: ChannelSub | undefined;
+  /** Book key or channel name: the key of `conn.replays`. */
   key: string;
   log: StreamLog;
   /** Last seq sent (book seq or journal seq): where a resync_required tells the client to resume. */
@@ -51,24 +62,23 @@ export interface Replay {
   progressAt: number;
 }
 
-export type Global = 'tape' | 'lifecycle' | 'private';
+/** What a connection asks of the hub that owns it. */
+export interface ConnectionOwner {
+  handle(c: Connection, raw: string): void;
+  disconnect(c: Connection): void;
+}
 
 /** One client connection's subscriptions. */
 export class Connection {
   readonly books = new Map<string, BookSub>();
-  tape = false;
-  lifecycle = false;
-  private_ = false;
-  /** Last journal seq delivered per global channel (for heartbeats and resync). */
-  readonly globalSeq: Record<Global, number> = { tape: 0, lifecycle: 0, private: 0 };
-  /** Global channels still catching up from their log (live frames skip them meanwhile). */
-  readonly catchingUp: Record<Global, boolean> = { tape: false, lifecycle: false, private: false };
-  /** Replays in progress, by book key or channel. */
+  /** Channel name → its subscription. */
+  readonly channels = new Map<string, ChannelSub>();
+  /** Replays in progress, by book key or channel name. */
   readonly replays = new Map<string, Replay>();
   closed = false;
 
   constructor(
-    readonly hub: StreamHub,
+    private readonly owner: ConnectionOwner,
     readonly socket: StreamSocket,
     readonly principal: Principalish,
     /** This connection's replay budget (bytes per second). */
@@ -77,25 +87,17 @@ export class Connection {
 
   /** A client text frame. Never throws: bad input answers an error frame. */
   message(raw: string): void {
-    this.hub.handle(this, raw);
+    this.owner.handle(this, raw);
   }
 
   /** The socket closed: forget every subscription. */
   close(): void {
-    this.hub.disconnect(this);
+    this.owner.disconnect(this);
   }
 
   /** Sends regardless of the buffer (acks, errors, resync notices: small and bounded in count). */
   sendControl(frame: string): void {
     if (!this.closed) this.socket.send(frame);
-  }
-
-  /** Sends a data frame, or false when it would take the buffer past its bound. */
-  trySend(frame: string, bound: number): boolean {
-    if (this.closed) return true;
-    if (this.socket.bufferedAmount + frame.length > bound) return false;
-    this.socket.send(frame);
-    return true;
   }
 
   /**

@@ -1,5 +1,6 @@
-// A retention ring for one resumable stream (a book, the tape, the lifecycle feed, an account's
-// private events): entries in seq order, each the frames one command produced, serialized once.
+// A retention ring for one resumable stream (a book, a shared channel such as the tape, or one
+// account's log of an account channel): entries in seq order, each the frames one command
+// produced, serialized once.
 // Retention (docs/stream.md "Retention"): the ring holds at most `retainFrames` frames; age and the
 // byte budget shared by every log are enforced by the pool the log charges (retention.ts), which
 // evicts oldest-first across all logs, so a quiet log ages out like a busy one.
@@ -26,7 +27,8 @@ export interface HeldEntry extends LogEntry {
   gone: boolean;
 }
 
-export type LogKind = 'book' | 'tape' | 'lifecycle' | 'private';
+/** `book`, or the name of the channel (channels.ts) whose log this is. */
+export type LogKind = string;
 
 /**
  * What a log tells the shared pool (retention.ts's RetentionPool): each entry it holds and each it
@@ -49,7 +51,7 @@ export class StreamLog {
   /**
    * @param floor the seq the stream stood at when the log began: every entry after it is (or was)
    *   in the ring, so a resume from `floor` or later is complete while nothing was evicted past it.
-   * @param key the log's key in the hub's map (book key or account id; the channel for the others).
+   * @param key the log's key in the hub's map (book key or account id; the channel for a shared one).
    */
   constructor(
     private floor: number,

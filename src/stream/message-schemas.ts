@@ -3,7 +3,11 @@
 // the same frames are in messages.ts; test/stream/asyncapi.test.ts validates real frames against
 // these schemas, so the two cannot drift apart.
 
+import { CHANNELS } from './channels.ts';
 import { LIFECYCLE_TYPES } from './messages.ts';
+
+/** The channels of the table by name, in words ("tape, lifecycle, private"). */
+const CHANNEL_NAMES = CHANNELS.map((ch) => ch.name).join(', ');
 
 const uuid = { type: 'string', format: 'uuid' } as const;
 const currencySchema = { type: 'string', enum: ['CASH', 'COIN'] } as const;
@@ -322,18 +326,25 @@ export const serverMessages: Record<string, { summary: string; payload: object }
   },
 };
 
-/** Every client → server message. */
+const channelName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description: `${CHANNEL_NAMES} or a market id (docs/stream.md "Channels")`,
+} as const;
+
+/** Every client → server message; the server checks what it receives against these (client-message.ts). */
 export const clientMessages: Record<string, { summary: string; payload: object }> = {
   subscribe: {
-    summary: 'Subscribe to tape, lifecycle, private or a market id; fromSeq resumes after that seq.',
+    summary: `Subscribe to ${CHANNEL_NAMES} or a market id; fromSeq resumes after that seq.`,
     payload: {
       type: 'object',
       required: ['event', 'data'],
       properties: {
         event: { const: 'subscribe' },
-        data: { type: 'string', maxLength: 64 },
+        data: channelName,
         currency: currencySchema,
-        fromSeq: nonNegInt,
+        fromSeq: { ...nonNegInt, maximum: Number.MAX_SAFE_INTEGER },
       },
     },
   },
@@ -344,7 +355,7 @@ export const clientMessages: Record<string, { summary: string; payload: object }
       required: ['event', 'data'],
       properties: {
         event: { const: 'unsubscribe' },
-        data: { type: 'string', maxLength: 64 },
+        data: channelName,
         currency: currencySchema,
       },
     },

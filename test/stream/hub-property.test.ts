@@ -155,7 +155,8 @@ function run(actions: Action[]): void {
           truth.book.push({ pos: g.seq, frame: fr });
         }
       }
-      for (const fr of f.private.get('alice') ?? []) truth.private.push({ pos: f.journalSeq, frame: fr });
+      for (const fr of (f.channels.get('private') as Map<string, string[]> | undefined)?.get('alice') ?? [])
+        truth.private.push({ pos: f.journalSeq, frame: fr });
     }
   };
   // A client resubscribes as soon as it reads resync_required.

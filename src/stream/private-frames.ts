@@ -1,0 +1,26 @@
+// The `private` channel's frames (docs/stream.md "Messages"): each account's own order events of
+// one applied command (`place`, `fill`, `cancel`), in event order, with the command's journal seq.
+
+import type { Id } from '../exchange/types.ts';
+import type { FrameInput } from './channel-types.ts';
+import { envelope, privateCancel, privateFill, privatePlace } from './messages.ts';
+
+export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, string[]> | undefined {
+  let out: Map<Id, string[]> | undefined;
+  const push = (accountId: Id, frame: string) => {
+    out ??= new Map();
+    const list = out.get(accountId);
+    if (list === undefined) out.set(accountId, [frame]);
+    else list.push(frame);
+  };
+  for (const e of events) {
+    if (e.kind === 'OrderPlaced')
+      push(e.order.accountId, envelope('place', privatePlace(e.order), { journalSeq }));
+    else if (e.kind === 'OrderFilled')
+      push(e.fill.accountId, envelope('fill', privateFill(e.fill), { journalSeq }));
+    else if (e.kind === 'OrderCanceled') {
+      push(e.order.accountId, envelope('cancel', privateCancel(e.order), { journalSeq }));
+    }
+  }
+  return out;
+}
