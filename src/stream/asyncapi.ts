@@ -1,7 +1,50 @@
 // The AsyncAPI 3.0 document of /tape (served at /asyncapi.json), generated from the message schemas
-// the code sends (message-schemas.ts, checked against the frames messages.ts builds by the AsyncAPI test).
+// the code sends (message-schemas.ts, checked against the frames messages.ts builds by the AsyncAPI
+// test) and from the channel table (channels.ts): the logical channels a client subscribes to are
+// listed under `x-tickbook-channels` with their scope, retention and messages.
 
+import { CHANNELS, MARKET_CHANNEL } from './channels.ts';
+import { STREAM_DEFAULTS } from './hub-options.ts';
 import { clientMessages, schemas, serverMessages } from './message-schemas.ts';
+
+/** One logical channel as the document lists it. */
+export interface ChannelEntry {
+  name: string;
+  summary: string;
+  scope: string;
+  /** Subscribed at connect, without a subscribe message. */
+  automatic: boolean;
+  /** One log for all subscribers, one per account, or one per book. */
+  log: 'shared' | 'per account' | 'per book';
+  /** The most frames each log keeps for resume by default (age and bytes bound them too). */
+  retainFrames: number;
+  /** AsyncAPI message names it carries. */
+  messages: string[];
+}
+
+/** The logical channels: the table's, then the market channels. */
+export function channelList(): ChannelEntry[] {
+  return [
+    ...CHANNELS.map((ch) => ({
+      name: ch.name,
+      summary: ch.summary,
+      scope: ch.scope,
+      automatic: ch.kind === 'account' && ch.automatic,
+      log: ch.kind === 'account' ? ('per account' as const) : ('shared' as const),
+      retainFrames: STREAM_DEFAULTS[ch.retention],
+      messages: [...ch.messages],
+    })),
+    {
+      name: MARKET_CHANNEL.name,
+      summary: MARKET_CHANNEL.summary,
+      scope: MARKET_CHANNEL.scope,
+      automatic: false,
+      log: 'per book',
+      retainFrames: STREAM_DEFAULTS.retainFrames,
+      messages: [...MARKET_CHANNEL.messages],
+    },
+  ];
+}
 
 export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
   const u = new URL(baseUrl);
@@ -30,8 +73,10 @@ export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
       tape: {
         address: '/tape',
         title: 'The /tape connection',
-        description:
-          'One WebSocket; logical channels (tape, lifecycle, private, <marketId>) are chosen by subscribe messages.',
+        description: `One WebSocket; logical channels (${channelList()
+          .map((c) => c.name)
+          .join(', ')}) are chosen by subscribe messages.`,
+        'x-tickbook-channels': channelList(),
         messages: Object.fromEntries(
           Object.keys(messages).map((n) => [n, { $ref: `#/components/messages/${n}` }]),
         ),

@@ -10,6 +10,7 @@ import { LIVE_STATUSES } from './board-order.ts';
 import { BookSync, isTick } from './book-delta.ts';
 import { type LineKind, mainLines } from './main-lines.ts';
 import { learn } from './names.ts';
+import { STREAM_CHANNELS } from './stream-channels.ts';
 import { TapeSocket } from './tape-socket.ts';
 
 export interface Score {
@@ -40,7 +41,7 @@ export class BoardFeed {
   }
 
   start(): void {
-    this.socket.want(['tape']);
+    this.socket.want([STREAM_CHANNELS.tape]);
     this.socket.start();
     this.timer = setInterval(() => {
       if (document.visibilityState !== 'hidden') void this.readScores();
@@ -139,9 +140,9 @@ export class BoardFeed {
       const step = this.sync.tick(f);
       if (step.changed) this.refresh(f.market.id);
       for (const id of step.refetch) this.readBook(id);
-    } else if (frame.event === 'resync_required' && frame.data?.channel === 'tape') {
+    } else if (frame.event === 'resync_required' && frame.data?.channel === STREAM_CHANNELS.tape) {
       // Ticks were lost: every line is read again, and the channel subscribed anew.
-      this.socket.resubscribe('tape', false);
+      this.socket.resubscribe(STREAM_CHANNELS.tape, false);
       void this.poll();
     }
   }

@@ -26,6 +26,7 @@ import {
 } from './api.ts';
 import { BookSync, isTick } from './book-delta.ts';
 import { learn } from './names.ts';
+import { STREAM_CHANNELS } from './stream-channels.ts';
 
 export type ConnState = 'connecting' | 'stream' | 'polling' | 'error';
 
@@ -261,7 +262,7 @@ export class EventFeed {
   private subscribeAll(): void {
     const ws = this.ws;
     if (ws?.readyState !== WebSocket.OPEN) return;
-    for (const id of ['lifecycle', ...this.prev.keys()]) {
+    for (const id of [STREAM_CHANNELS.lifecycle, ...this.prev.keys()]) {
       if (this.subscribed.has(id)) continue;
       this.subscribed.add(id);
       ws.send(JSON.stringify({ event: 'subscribe', data: id }));
