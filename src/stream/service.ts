@@ -88,7 +88,7 @@ export function createStream(
     startSeq: source.committedSeq,
   });
   const offApplied = source.onApplied((cmd, events, seq) => {
-    hub.applied(commandFrames(source.reader(), cmd, events, seq));
+    hub.applied(commandFrames(source.reader(), cmd, events, seq, options.channels));
   });
   const offCommitted = source.onCommitted((seq) => hub.committed(seq));
   const offRewind = source.onRewind?.((seq, continuous) => hub.rewind(seq, continuous));
