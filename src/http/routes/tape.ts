@@ -23,10 +23,12 @@ import { asyncApiDocument } from '../../stream/asyncapi.ts';
 import { DEADMAN_MAX_MS, DEADMAN_MIN_MS, type DeadmanSwitch } from '../../stream/deadman.ts';
 import type { Connection, StreamHub } from '../../stream/hub.ts';
 import { errorFrame } from '../../stream/messages.ts';
+import { tradeChannel } from '../order-socket/messages.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
 import { MessageBucket, StallClock } from './tape-rate.ts';
 import { authenticate, badUpgrade, refuse, tokenOf } from './tape-upgrade.ts';
+import { TRADE_PATH } from './trade.ts';
 
 export interface TapeOptions {
   hub: StreamHub;
@@ -177,6 +179,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       refuse(socket, new ApiError('VALIDATION_FAILED', 'Bad request target'));
       return;
     }
+    if (url.pathname === TRADE_PATH) return; // the order-entry socket's (src/http/routes/trade.ts)
     if (url.pathname !== TAPE_PATH) {
       refuse(socket, new ApiError('ROUTE_NOT_FOUND', `Route GET:${url.pathname} not found`));
       return;
@@ -269,7 +272,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     );
   });
 
-  const doc = JSON.stringify(asyncApiDocument(opts.publicBaseUrl ?? 'http://localhost:8080'));
+  const doc = JSON.stringify(asyncApiDocument(opts.publicBaseUrl ?? 'http://localhost:8080', tradeChannel()));
   app.get('/asyncapi.json', { schema: { hide: true } }, async (_req, reply) => {
     reply.type('application/json; charset=utf-8');
     return doc;
