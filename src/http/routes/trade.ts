@@ -16,7 +16,7 @@ import type { ExchangePort } from '../../runtime/exchange-port.ts';
 import { OrderEntry } from '../../runtime/order-entry.ts';
 import { MESSAGE_TYPES, type Validator } from '../order-socket/handlers.ts';
 import { ENVELOPE_SCHEMA } from '../order-socket/messages.ts';
-import { TradeSession } from '../order-socket/session.ts';
+import { type SessionDeps, TradeSession } from '../order-socket/session.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { rejectionError } from './exchange-common.ts';
@@ -38,23 +38,30 @@ export interface TradeOptions {
   pingMs?: number;
 }
 
-export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptions): Promise<void> {
-  const { auth } = opts;
+/** What every session of one server shares: the service, the compiled validators, the limits. */
+export function tradeSessionDeps(opts: TradeOptions, onInternalError?: (err: unknown) => void): SessionDeps {
   const compile = (schema: object) => bodyValidatorCompiler({ schema }) as unknown as Validator;
   const validators = new Map<string, Validator>();
   for (const [name, t] of Object.entries(MESSAGE_TYPES)) {
     if (t.schema !== undefined) validators.set(name, compile(t.schema));
   }
-  const deps = {
+  return {
     entry: new OrderEntry(opts.port, rejectionError),
-    auth,
+    auth: opts.auth,
     validators,
     validatePlace: compile(placeBodySchema),
     validateEnvelope: compile(ENVELOPE_SCHEMA),
     maxInFlight: opts.maxInFlight ?? 256,
     highWaterBytes: opts.highWaterBytes ?? 1 << 20,
-    onInternalError: (err: unknown) => app.log.error({ err }, 'order-entry socket: unexpected error'),
+    ...(onInternalError ? { onInternalError } : {}),
   };
+}
+
+export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptions): Promise<void> {
+  const { auth } = opts;
+  const deps = tradeSessionDeps(opts, (err) =>
+    app.log.error({ err }, 'order-entry socket: unexpected error'),
+  );
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: opts.maxPayload ?? 1 << 20,
