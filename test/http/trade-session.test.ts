@@ -6,11 +6,14 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Parser } from '@asyncapi/parser';
 import type { Principal } from '../../src/auth/scopes.ts';
 import { InvalidTokenError } from '../../src/auth/verifier.ts';
+import { tradeChannel } from '../../src/http/order-socket/messages.ts';
 import { TradeSession, type Transport } from '../../src/http/order-socket/session.ts';
 import { tradeSessionDeps } from '../../src/http/routes/trade.ts';
 import type { OrderEntry } from '../../src/runtime/order-entry.ts';
+import { asyncApiDocument } from '../../src/stream/asyncapi.ts';
 import { MemoryPort } from '../helpers/memory-port.ts';
 import type { Frame } from '../helpers/trade-client.ts';
 
@@ -106,5 +109,20 @@ describe('/trade session', () => {
     for (const w of sock.unwritten.splice(0)) w();
     assert.equal(s.unwritten, 0);
     assert.equal(sock.resumed, 1);
+  });
+
+  test('the AsyncAPI document with the /trade channel is valid AsyncAPI 3.0', async () => {
+    const doc = asyncApiDocument('http://localhost:8080', tradeChannel());
+    const { document, diagnostics } = await new Parser().parse(JSON.stringify(doc));
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 0),
+      [],
+    );
+    const ids = document!
+      .messages()
+      .all()
+      .map((m) => m.id());
+    for (const n of ['trade_place', 'trade_batch', 'trade_cancelAll', 'trade_place_result', 'trade_error'])
+      assert.ok(ids.includes(n), n);
   });
 });

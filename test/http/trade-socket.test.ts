@@ -6,6 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { RunningServer } from '../../src/main.ts';
 import type { StoreKind } from '../../src/store/types.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
@@ -70,6 +72,11 @@ async function desk(kind: StoreKind): Promise<Desk> {
     },
   };
 }
+
+const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
+  AjvModule) as typeof AjvModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule.default;
 
 const kinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -169,6 +176,15 @@ for (const kind of kinds) {
       const poor = await c.request('place', body(o0, 0.5, { qty: 1e12 }));
       assert.equal(poor.error.code, 'INSUFFICIENT_FUNDS');
       c.close();
+      // Every frame received validates against the payload the AsyncAPI document declares for it.
+      const doc = (await d.admin.call('GET', '/asyncapi.json')).body;
+      const ajv = new Ajv({ strict: false });
+      addFormats(ajv);
+      for (const f of c.frames) {
+        const name = f.type === 'error' ? 'trade_error' : `trade_${f.type}_result`;
+        const v = ajv.compile(doc.components.messages[name].payload);
+        assert.ok(v(f), `${name}: ${ajv.errorsText(v.errors)} in ${JSON.stringify(f)}`);
+      }
     });
 
     test('bad input: an error frame with the envelope each, and the connection stays usable', async () => {
