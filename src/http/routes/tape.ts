@@ -27,7 +27,7 @@ import { tradeChannel } from '../order-socket/messages.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
 import { MessageBucket, StallClock } from './tape-rate.ts';
-import { authenticate, badUpgrade, refuse, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
 import { TRADE_PATH } from './trade.ts';
 
 export interface TapeOptions {
@@ -151,7 +151,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
-  const alive = new WeakMap<WebSocket, boolean>();
+  const pings = pingSweep(wss, pingMs);
   const connOf = new WeakMap<WebSocket, Connection>();
   const codArmed = new WeakSet<Connection>();
 
@@ -215,9 +215,8 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   const open = (ws: WebSocket, principal: Principal, url: URL) => {
     const c = hub.connect(ws, { ...principal, public: principal.clientId === VIEWER_CLIENT_ID });
     connOf.set(ws, c);
-    alive.set(ws, true);
+    pings.watch(ws);
     const bucket = new MessageBucket(maxRate, stalls);
-    ws.on('pong', () => alive.set(ws, true));
     ws.on('message', (data, isBinary) => {
       if (c.closed) return;
       if (!bucket.take()) {
@@ -241,22 +240,11 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   };
 
   app.server.on('upgrade', onUpgrade);
-  const ping = setInterval(() => {
-    for (const ws of wss.clients) {
-      if (alive.get(ws) === false) {
-        ws.terminate();
-        continue;
-      }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, pingMs);
-  ping.unref();
   hub.start();
   stalls.start();
 
   app.addHook('onClose', async () => {
-    clearInterval(ping);
+    pings.stop();
     stalls.stop();
     hub.stop();
     deadman.close();

@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { AuthService } from '../../auth/service.ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangePort } from '../../runtime/exchange-port.ts';
@@ -20,7 +20,7 @@ import { type SessionDeps, TradeSession } from '../order-socket/session.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { rejectionError } from './exchange-common.ts';
-import { authenticate, badUpgrade, refuse, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
 
 export const TRADE_PATH = '/trade';
 const SUBPROTOCOL = 'tickbook';
@@ -68,7 +68,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
-  const alive = new WeakMap<WebSocket, boolean>();
+  const pings = pingSweep(wss, opts.pingMs ?? 15_000);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     let url: URL;
@@ -107,8 +107,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
             principal,
             token!,
           );
-          alive.set(ws, true);
-          ws.on('pong', () => alive.set(ws, true));
+          pings.watch(ws);
           ws.on('message', (data, isBinary) => {
             if (isBinary) session.binary();
             else session.message(data.toString());
@@ -124,20 +123,9 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
   };
 
   app.server.on('upgrade', onUpgrade);
-  const ping = setInterval(() => {
-    for (const ws of wss.clients) {
-      if (alive.get(ws) === false) {
-        ws.terminate();
-        continue;
-      }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, opts.pingMs ?? 15_000);
-  ping.unref();
 
   app.addHook('onClose', async () => {
-    clearInterval(ping);
+    pings.stop();
     app.server.off('upgrade', onUpgrade);
     for (const ws of wss.clients) ws.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => wss.close(() => resolve()));
