@@ -128,8 +128,12 @@ export class TradeSession {
     );
   }
 
-  private async run(env: Envelope, type: MessageType): Promise<Answer> {
-    const p = await this.current();
+  private run(env: Envelope, type: MessageType): Promise<Answer> {
+    const p = this.current();
+    return p instanceof Promise ? p.then((q) => this.runAs(env, type, q)) : this.runAs(env, type, p);
+  }
+
+  private async runAs(env: Envelope, type: MessageType, p: Principal): Promise<Answer> {
     if (!p.scopes.has(type.scope)) {
       throw new ApiError('INSUFFICIENT_SCOPE', `"${env.type}" requires the scope ${type.scope}`, {
         requiredScope: type.scope,
@@ -154,10 +158,18 @@ export class TradeSession {
 
   /**
    * The connection's token, checked again for every request: an expired, revoked or superseded
-   * token answers INVALID_TOKEN until an `auth` message brings a valid one.
+   * token answers INVALID_TOKEN until an `auth` message brings a valid one. A token still cached
+   * is checked synchronously (no promise per request); anything else takes the full verification,
+   * which also maps the refusal.
    */
-  private async current(): Promise<Principal> {
-    return authenticate(this.deps.auth, this.token);
+  private current(): Principal | Promise<Principal> {
+    let p: Principal | undefined;
+    try {
+      p = this.deps.auth.verifyCached(this.token);
+    } catch {
+      // revoked, superseded or client disabled: authenticate() below answers it as INVALID_TOKEN
+    }
+    return p ?? authenticate(this.deps.auth, this.token);
   }
 
   /** `auth {token}`: a fresh token of the same account replaces the connection's. */
