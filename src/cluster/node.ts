@@ -191,19 +191,19 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     return uuidv7(this.clock());
   }
 
-  async submit(cmd: CommandInput): Promise<CommandResult> {
+  async submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
     const rt = this.leading();
     try {
-      return await rt.submit(cmd);
+      return await rt.submit(cmd, seqs);
     } catch (err) {
       throw unavailable(err);
     }
   }
 
-  async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
+  async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
     const rt = this.leading();
     try {
-      return await rt.submitMany(cmds);
+      return await rt.submitMany(cmds, seqs);
     } catch (err) {
       throw unavailable(err);
     }

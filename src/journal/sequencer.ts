@@ -106,17 +106,22 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     return this.stopError !== undefined;
   }
 
-  /** Applies the command now; resolves with its result once durable (rejections at once). */
-  submit(cmd: Submittable<C>): Promise<R> {
+  /**
+   * Applies the command now; resolves with its result once durable (rejections at once). `seqs`,
+   * when given, receives the command's journal seq at index 0 (0 for a rejection) before the
+   * promise resolves: the acknowledgement of an order names the command it was.
+   */
+  submit(cmd: Submittable<C>, seqs?: number[]): Promise<R> {
     const gate = this.gate();
     if (gate !== undefined) return Promise.reject(gate);
-    if (this.snapshots.holding) return this.snapshots.hold([cmd], false) as Promise<R>;
-    let applied: { result: R; pending?: Promise<R> };
+    if (this.snapshots.holding) return this.snapshots.hold([cmd], false, seqs) as Promise<R>;
+    let applied: { result: R; seq: number; pending?: Promise<R> };
     try {
       applied = this.applyOne(cmd);
     } catch (err) {
       return Promise.reject(err);
     }
+    if (seqs !== undefined) seqs[0] = applied.seq;
     if (applied.pending === undefined) return Promise.resolve(applied.result);
     this.commits.kick();
     return applied.pending;
@@ -126,20 +131,22 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
    * Applies every command in order and resolves with one result per command once all accepted
    * ones are durable. They are normally committed together (they may span two commits when the
    * batch exceeds maxBatch). If a command's apply throws, the sequencer stops (fail-stop).
+   * `seqs`, when given, receives each command's journal seq in order (0 for a rejection).
    */
-  submitMany(cmds: readonly Submittable<C>[]): Promise<R[]> {
+  submitMany(cmds: readonly Submittable<C>[], seqs?: number[]): Promise<R[]> {
     const gate = this.gate();
     if (gate !== undefined) return Promise.reject(gate);
-    if (this.snapshots.holding) return this.snapshots.hold(cmds, true) as Promise<R[]>;
+    if (this.snapshots.holding) return this.snapshots.hold(cmds, true, seqs) as Promise<R[]>;
     const results: R[] = [];
     const waits: Promise<R>[] = [];
     for (const cmd of cmds) {
-      let applied: { result: R; pending?: Promise<R> };
+      let applied: { result: R; seq: number; pending?: Promise<R> };
       try {
         applied = this.applyOne(cmd);
       } catch {
         break; // applyOne stopped the sequencer; handled below
       }
+      if (seqs !== undefined) seqs[results.length] = applied.seq;
       results.push(applied.result);
       if (applied.pending !== undefined) waits.push(applied.pending);
     }
@@ -203,7 +210,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     return undefined;
   }
 
-  private applyOne(input: Submittable<C>): { result: R; pending?: Promise<R> } {
+  private applyOne(input: Submittable<C>): { result: R; seq: number; pending?: Promise<R> } {
     // The clock is read here, outside the state machine (principle 2), and never runs backwards
     // in the journal even if the wall clock does (NTP step): replay sees the same ts order.
     const now = input.ts ?? this.clock();
@@ -222,7 +229,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       );
       throw this.stopError;
     }
-    if (!this.isAccepted(result)) return { result };
+    if (!this.isAccepted(result)) return { result, seq: 0 };
     this.lastTs = ts;
     const seq = ++this.seq;
     // A machine that numbers commands itself (Exchange.lastSeq, used in fills) must agree with
@@ -239,7 +246,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     const pending = new Promise<R>((resolve, reject) => {
       this.commits.pending.push({ seq, cmd, result, resolve, reject });
     });
-    return { result, pending };
+    return { result, seq, pending };
   }
 
   private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
@@ -263,8 +270,8 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   /** Applies the commands held during a snapshot's serialization, in arrival order. */
   private release(held: Held<C, R>[]): void {
     for (const h of held) {
-      if (h.many) this.submitMany(h.cmds).then(h.resolve, h.reject);
-      else this.submit(h.cmds[0]!).then(h.resolve, h.reject);
+      if (h.many) this.submitMany(h.cmds, h.seqs).then(h.resolve, h.reject);
+      else this.submit(h.cmds[0]!, h.seqs).then(h.resolve, h.reject);
     }
     if (!this.commits.busy) this.settleIdle();
   }

@@ -14,6 +14,8 @@ import type { SequencerStoppedError, SnapshotStats, Submittable } from './sequen
 export interface Held<C, R> {
   cmds: readonly Submittable<C>[];
   many: boolean;
+  /** The submitter's array for the commands' seqs (Sequencer.submit), filled once they apply. */
+  seqs: number[] | undefined;
   resolve: (r: R | R[]) => void;
   reject: (e: unknown) => void;
 }
@@ -46,9 +48,9 @@ export class SnapshotHolding<C, R> {
     return seq - this.lastSeq >= this.every && this.write === undefined;
   }
 
-  hold(cmds: readonly Submittable<C>[], many: boolean): Promise<R | R[]> {
+  hold(cmds: readonly Submittable<C>[], many: boolean, seqs?: number[]): Promise<R | R[]> {
     return new Promise<R | R[]>((resolve, reject) => {
-      this.held.push({ cmds, many, resolve, reject });
+      this.held.push({ cmds, many, seqs, resolve, reject });
     });
   }
 

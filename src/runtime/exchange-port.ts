@@ -65,10 +65,13 @@ export interface ExchangeHistory {
 export interface ExchangePort {
   /** The live state; read synchronously, never mutate. */
   reader(): ExchangeReader;
-  /** Applies a command through the sequencer; resolves after the journal commit. */
-  submit(cmd: CommandInput): Promise<CommandResult>;
-  /** Several commands, one commit, one result each in order. */
-  submitMany(cmds: CommandInput[]): Promise<CommandResult[]>;
+  /**
+   * Applies a command through the sequencer; resolves after the journal commit. `seqs`, when
+   * given, holds the command's journal seq at index 0 (0 for a rejection) once it resolves.
+   */
+  submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult>;
+  /** Several commands, one commit, one result each in order; `seqs` as for submit, one each. */
+  submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]>;
   /** A fresh time-ordered id (UUIDv7) for orders, events, markets… */
   newId(): Id;
   history: ExchangeHistory;

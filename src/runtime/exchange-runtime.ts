@@ -265,17 +265,17 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   /** Set by attachOperatorMetrics (operator-metrics.ts): seconds from submit to durable result. */
   onCommitLatency: ((seconds: number) => void) | undefined;
 
-  async submit(cmd: CommandInput): Promise<CommandResult> {
+  async submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
     const t0 = performance.now();
-    const r = await this.sequencer.submit(cmd as never);
+    const r = await this.sequencer.submit(cmd as never, seqs);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     this.count(cmd.type, r.ok);
     return r;
   }
 
-  async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
+  async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
     const t0 = performance.now();
-    const rs = await this.sequencer.submitMany(cmds as never[]);
+    const rs = await this.sequencer.submitMany(cmds as never[], seqs);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;

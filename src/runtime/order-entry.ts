@@ -24,12 +24,26 @@ export interface PlaceRequest {
   clientOrderId?: string;
 }
 
-/** The order as a placement left it, with the fills it produced; `replayed` for a repeated key. */
+/**
+ * The order as a placement left it, with the fills it produced; `replayed` for a repeated key.
+ * `seq`: the journal seq of the command that placed it, null for a replayed answer (its command
+ * was an earlier request's).
+ */
 export interface Placement {
   order: OrderRecord;
   fills: Fill[];
   replayed: boolean;
+  seq: number | null;
 }
+
+/** Orders a cancel took off the book (in the engine's order) and its command's seq (null: none). */
+export interface Cancelled {
+  orders: OrderRecord[];
+  seq: number | null;
+}
+
+/** What a cancel by scope covers: every order of the account, or those of one event or market. */
+export type CancelScope = 'all' | 'event' | 'market';
 
 type PlaceCommand = CommandInput & { type: 'PlaceOrder' };
 
@@ -159,7 +173,7 @@ export class OrderEntry {
         orderId: o.id,
       });
     }
-    return { order: o, fills: await this.fillsOf(accountId, o), replayed: true };
+    return { order: o, fills: await this.fillsOf(accountId, o), replayed: true, seq: null };
   }
 
   /** Places one order: the first placement under a repeated clientOrderId, or a new one. */
@@ -168,14 +182,15 @@ export class OrderEntry {
     const cmd = placeCommand(accountId, orderId, request);
     const again = await this.replay(accountId, cmd);
     if (again) return again;
-    const result = await this.port.submit(cmd);
+    const seqs = [0];
+    const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
       // Lost a race with a concurrent request carrying the same key: answer what it placed.
       const winner = await this.replay(accountId, cmd);
       if (winner) return winner;
     }
     if (!result.ok) throw this.rejectionError(result);
-    return { ...placementOutcome(orderId, result.events), replayed: false };
+    return { ...placementOutcome(orderId, result.events), replayed: false, seq: seqs[0] ?? null };
   }
 
   /**
@@ -217,11 +232,18 @@ export class OrderEntry {
         results[i] = err;
       }
     }
-    const outcomes = toSubmit.length > 0 ? await this.port.submitMany(toSubmit.map((t) => t.cmd)) : [];
+    const seqs: number[] = [];
+    const outcomes =
+      toSubmit.length > 0
+        ? await this.port.submitMany(
+            toSubmit.map((t) => t.cmd),
+            seqs,
+          )
+        : [];
     toSubmit.forEach(({ index, cmd }, k) => {
       const res = outcomes[k]!;
       results[index] = res.ok
-        ? { ...placementOutcome(cmd.orderId, res.events), replayed: false }
+        ? { ...placementOutcome(cmd.orderId, res.events), replayed: false, seq: seqs[k] ?? null }
         : this.rejectionError(res);
     });
     for (const [i, first] of dupOf) results[i] = results[first];
@@ -234,5 +256,83 @@ export class OrderEntry {
       });
     }
     return results as (Placement | ApiError)[];
+  }
+
+  /** Cancels one order of the account: the order as cancelled, or ORDER_NOT_FOUND. */
+  async cancel(accountId: Id, orderId: Id): Promise<Cancelled & { order: OrderRecord }> {
+    const id = orderId.toLowerCase();
+    const live = this.port.reader().order(id);
+    if (!live || live.accountId !== accountId) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
+    const seqs = [0];
+    const r = await this.port.submit({ type: 'CancelOrder', accountId, orderId: id }, seqs);
+    if (!r.ok) throw this.rejectionError(r);
+    const canceled = r.events.find(
+      (e): e is DomainEvent & { kind: 'OrderCanceled' } => e.kind === 'OrderCanceled' && e.order.id === id,
+    );
+    if (!canceled) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
+    const order: OrderRecord = { ...canceled.order, status: 'CANCELED' };
+    return { order, orders: [order], seq: seqs[0] ?? null };
+  }
+
+  /**
+   * Cancels several orders of the account in one command: one result per id, in order, the order
+   * as cancelled or ORDER_NOT_FOUND (another account's order is not found, as an unknown id).
+   */
+  async cancelBatch(
+    accountId: Id,
+    orderIds: readonly string[],
+  ): Promise<{ results: (OrderRecord | ApiError)[]; seq: number | null }> {
+    const ids = orderIds.map((s) => s.toLowerCase());
+    const r = this.port.reader();
+    const mine = [...new Set(ids.filter((id) => r.order(id)?.accountId === accountId))];
+    const done =
+      mine.length > 0 ? await this.cancelMany(accountId, 'all', undefined, mine) : { orders: [], seq: null };
+    const byId = new Map(done.orders.map((o) => [o.id, o]));
+    const results = ids.map((id) => byId.get(id) ?? new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`));
+    return { results, seq: done.seq };
+  }
+
+  /**
+   * Cancels every order of the account, or those on one event or market (EVENT_NOT_FOUND /
+   * MARKET_NOT_FOUND for an unknown one). Nothing open: nothing is submitted.
+   */
+  async cancelScope(accountId: Id, scope: CancelScope, scopeId?: string): Promise<Cancelled> {
+    const r = this.port.reader();
+    if (scope === 'all') {
+      if (r.openOrders(accountId).length === 0) return { orders: [], seq: null };
+      return this.cancelMany(accountId, 'all');
+    }
+    const id = (scopeId ?? '').toLowerCase();
+    if (scope === 'event' ? !r.event(id) : !r.market(id)) {
+      throw new ApiError(
+        scope === 'event' ? 'EVENT_NOT_FOUND' : 'MARKET_NOT_FOUND',
+        `${scope === 'event' ? 'Event' : 'Market'} ${id} not found`,
+      );
+    }
+    return this.cancelMany(accountId, scope, id);
+  }
+
+  /** One CancelOrders command; the orders it cancelled, in the engine's order. */
+  private async cancelMany(
+    accountId: Id,
+    scope: CancelScope,
+    scopeId?: Id,
+    orderIds?: Id[],
+  ): Promise<Cancelled> {
+    const seqs = [0];
+    const r = await this.port.submit(
+      {
+        type: 'CancelOrders',
+        accountId,
+        scope,
+        ...(scopeId ? { scopeId } : {}),
+        ...(orderIds ? { orderIds } : {}),
+      },
+      seqs,
+    );
+    if (!r.ok) throw this.rejectionError(r);
+    const orders: OrderRecord[] = [];
+    for (const e of r.events) if (e.kind === 'OrderCanceled') orders.push({ ...e.order, status: 'CANCELED' });
+    return { orders, seq: seqs[0] ?? null };
   }
 }

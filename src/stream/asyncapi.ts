@@ -46,13 +46,70 @@ export function channelList(): ChannelEntry[] {
   ];
 }
 
-export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
+type Message = { summary: string; payload: object };
+
+/**
+ * Another WebSocket of the same server published beside /tape (the order-entry socket, whose
+ * schemas live at the HTTP edge, src/http/order-socket/messages.ts).
+ */
+export interface ExtraChannel {
+  name: string;
+  address: string;
+  description: string;
+  client: Record<string, Message>;
+  server: Record<string, Message>;
+}
+
+export function asyncApiDocument(baseUrl: string, extra?: ExtraChannel): Record<string, unknown> {
   const u = new URL(baseUrl);
   const messages: Record<string, unknown> = {};
-  for (const [name, m] of Object.entries({ ...serverMessages, ...clientMessages })) {
+  const all = { ...serverMessages, ...clientMessages, ...extra?.client, ...extra?.server };
+  for (const [name, m] of Object.entries(all)) {
     messages[name] = { name, summary: m.summary, contentType: 'application/json', payload: m.payload };
   }
   const ref = (name: string) => ({ $ref: `#/channels/tape/messages/${name}` });
+  const doc = tapeDocument(u, messages, ref);
+  if (extra !== undefined) addChannel(doc, u, extra);
+  return doc;
+}
+
+function addChannel(doc: Record<string, unknown>, u: URL, extra: ExtraChannel): void {
+  const { name } = extra;
+  (doc.servers as Record<string, unknown>)[name] = {
+    host: u.host,
+    protocol: u.protocol === 'https:' ? 'wss' : 'ws',
+    pathname: extra.address,
+    security: [{ $ref: '#/components/securitySchemes/bearer' }],
+  };
+  const names = [...Object.keys(extra.client), ...Object.keys(extra.server)];
+  (doc.channels as Record<string, unknown>)[name] = {
+    address: extra.address,
+    title: `The ${extra.address} connection`,
+    description: extra.description,
+    servers: [{ $ref: `#/servers/${name}` }],
+    messages: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/messages/${n}` }])),
+  };
+  const ref = (n: string) => ({ $ref: `#/channels/${name}/messages/${n}` });
+  const ops = doc.operations as Record<string, unknown>;
+  ops[`${name}Receive`] = {
+    action: 'receive',
+    channel: { $ref: `#/channels/${name}` },
+    summary: `What the server sends on ${extra.address}`,
+    messages: Object.keys(extra.server).map(ref),
+  };
+  ops[`${name}Send`] = {
+    action: 'send',
+    channel: { $ref: `#/channels/${name}` },
+    summary: `What a client may send on ${extra.address}`,
+    messages: Object.keys(extra.client).map(ref),
+  };
+}
+
+function tapeDocument(
+  u: URL,
+  messages: Record<string, unknown>,
+  ref: (name: string) => unknown,
+): Record<string, unknown> {
   return {
     asyncapi: '3.0.0',
     info: {
@@ -77,8 +134,12 @@ export function asyncApiDocument(baseUrl: string): Record<string, unknown> {
           .map((c) => c.name)
           .join(', ')}) are chosen by subscribe messages.`,
         'x-tickbook-channels': channelList(),
+        servers: [{ $ref: '#/servers/tickbook' }],
         messages: Object.fromEntries(
-          Object.keys(messages).map((n) => [n, { $ref: `#/components/messages/${n}` }]),
+          Object.keys({ ...serverMessages, ...clientMessages }).map((n) => [
+            n,
+            { $ref: `#/components/messages/${n}` },
+          ]),
         ),
       },
     },

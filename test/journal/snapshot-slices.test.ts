@@ -87,13 +87,27 @@ describe('snapshot in slices', () => {
     for (let i = 0; i < split; i += 5_000) await seq.submitMany(cmds.slice(i, Math.min(split, i + 5_000)));
     // One by one, as requests arrive: the snapshot falls due in the middle of these.
     const rest = cmds.slice(split);
-    const results = await Promise.all(rest.map((c) => seq.submit(c)));
+    const seqsOf = rest.map(() => [-1]);
+    const results = await Promise.all(rest.map((c, i) => seq.submit(c, seqsOf[i])));
     await seq.flush();
     while (stats.length === 0) await new Promise((r) => setTimeout(r, 5));
     const st = stats[0]!;
     assert.ok(st.slices > 1, `serialized in ${st.slices} slice(s)`);
     assert.ok(st.seq > 0 && st.seq < seq.appliedSeq, 'the snapshot fell due among the held commands');
     assert.equal(results.length, rest.length);
+    // Each command's journal seq reaches its submitter, held ones included: 0 for a rejection,
+    // else consecutive in submission order up to the last applied.
+    const got: number[] = [];
+    seqsOf.forEach((s, i) => {
+      if (results[i]!.ok) got.push(s[0]!);
+      else assert.equal(s[0], 0);
+    });
+    for (let i = 1; i < got.length; i++) assert.equal(got[i], got[i - 1]! + 1);
+    assert.equal(got.at(-1), seq.appliedSeq);
+    assert.ok(
+      got.some((s) => s > st.seq),
+      'held commands among them',
+    );
     // The stored snapshot is exactly the state after its seq: the journal replayed up to that
     // seq gives the hash of the snapshot restored.
     const stored = await journal.readSnapshot(st.seq);

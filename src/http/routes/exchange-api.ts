@@ -1,5 +1,5 @@
 // Every exchange route plugin in one registration, for buildApp's `features`:
-//   await app.register(exchangeApi, { port })
+//   await app.register(exchangeApi, { port, auth })   (auth: the `/trade` order-entry socket too)
 // (after the bearer guard has decorated requireScope).
 
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,7 @@ import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
 import orderRoutes from './orders.ts';
+import orderSocket from './trade.ts';
 import tradeRoutes from './trades.ts';
 
 export type { ExchangeRouteOptions };
@@ -22,4 +23,5 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(orderRoutes, opts);
   await app.register(accountRoutes, opts);
   await app.register(adminExchangeRoutes, opts);
+  if (opts.auth !== undefined) await app.register(orderSocket, { port: opts.port, auth: opts.auth });
 }

@@ -3,6 +3,7 @@
 // INVALID_PRICE…) and the caller's account.
 
 import type { FastifyRequest } from 'fastify';
+import type { AuthService } from '../../auth/service.ts';
 import { ApiError, type ErrorCode, ErrorCodes } from '../../errors.ts';
 import { isRejectionCode } from '../../exchange/rejections.ts';
 import type { CommandResult, DomainEvent, Id, Rejection } from '../../exchange/types.ts';
@@ -13,6 +14,8 @@ export interface ExchangeRouteOptions {
   port: ExchangePort;
   /** Clock for `asOf` and lock creation times; tests pin it. Defaults to Date.now. */
   now?: () => number;
+  /** Token checks of the order-entry socket (`/trade`, src/http/routes/trade.ts); none: no socket. */
+  auth?: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
 }
 
 export function isErrorCode(code: string): code is ErrorCode {

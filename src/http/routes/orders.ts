@@ -6,14 +6,14 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
-import { ApiError, type ErrorCode } from '../../errors.ts';
-import { type DomainEvent, type Id, ORDER_STATUSES, type OrderRecord } from '../../exchange/types.ts';
-import { MAX_BATCH, OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
-import { authErrors, bearer, currency, errorEnvelope, orderIdParams, uuid } from '../schemas/common.ts';
+import { ApiError } from '../../errors.ts';
+import { ORDER_STATUSES } from '../../exchange/types.ts';
+import { OrderEntry, type PlaceRequest } from '../../runtime/order-entry.ts';
+import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
+import { authErrors, bearer, currency, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
-import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
+import { orderToWire } from '../wire/trading.ts';
 import {
-  acceptedEvents,
   callerAccount,
   type ExchangeRouteOptions,
   itemError,
@@ -22,34 +22,6 @@ import {
   throwValidation,
 } from './exchange-common.ts';
 
-const batchBody = { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: MAX_BATCH } as const;
-const cancelBatchBody = {
-  anyOf: [
-    { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH },
-    {
-      type: 'object',
-      properties: { orderIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH } },
-      required: ['orderIds'],
-      additionalProperties: false,
-    },
-  ],
-} as const;
-// additionalProperties false: the router gives exactly the route's one parameter, and it lets the
-// handler tell the two shapes apart ('eventId' in params).
-const scopeParams = {
-  event: {
-    type: 'object',
-    properties: { eventId: uuid },
-    required: ['eventId'],
-    additionalProperties: false,
-  },
-  market: {
-    type: 'object',
-    properties: { marketId: uuid },
-    required: ['marketId'],
-    additionalProperties: false,
-  },
-} as const;
 const ordersQuery = {
   type: 'object',
   properties: {
@@ -71,22 +43,6 @@ type OrdersQuery = FromSchema<typeof ordersQuery>;
 /** Compile-time proof that every schema-valid body is a request the order-entry service takes. */
 const _bodyIsRequest = (b: PlaceBody): PlaceRequest => b;
 void _bodyIsRequest;
-
-type Placed = WireOrder & { fills: WireFill[] };
-
-/** Schema failures on these fields answer the engine's own codes, so clients switch on one code. */
-const PLACE_CODES: Record<string, ErrorCode> = {
-  'body/price': 'INVALID_PRICE',
-  'body/qty': 'INVALID_QTY',
-  'body/tif': 'INVALID_TIF',
-  'body/currency': 'INVALID_CURRENCY',
-  'body/outcomeId': 'INVALID_ID',
-};
-
-function placedWire(p: Placement): Placed {
-  const filled = p.fills.reduce((s, f) => s + f.qty, 0);
-  return { ...orderToWire(p.order, filled), fills: p.fills.map(fillToWire) };
-}
 
 export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
   const { port } = opts;
@@ -168,40 +124,10 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
     },
     async (request) => {
       throwValidation(request, { 'params/orderId': 'INVALID_ID' });
-      const accountId = callerAccount(request);
-      const id = request.params.orderId.toLowerCase();
-      const live = port.reader().order(id);
-      if (!live || live.accountId !== accountId)
-        throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
-      const events = acceptedEvents(await port.submit({ type: 'CancelOrder', accountId, orderId: id }));
-      const canceled = events.find(
-        (e): e is DomainEvent & { kind: 'OrderCanceled' } => e.kind === 'OrderCanceled' && e.order.id === id,
-      );
-      if (!canceled) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
-      return orderToWire({ ...canceled.order, status: 'CANCELED' });
+      const done = await entry.cancel(callerAccount(request), request.params.orderId);
+      return orderToWire(done.order);
     },
   );
-
-  /** Cancels through one CancelOrders command; the orders it cancelled, in the engine's order. */
-  async function cancelMany(
-    accountId: Id,
-    scope: 'all' | 'event' | 'market',
-    scopeId?: Id,
-    orderIds?: Id[],
-  ): Promise<OrderRecord[]> {
-    const events = acceptedEvents(
-      await port.submit({
-        type: 'CancelOrders',
-        accountId,
-        scope,
-        ...(scopeId ? { scopeId } : {}),
-        ...(orderIds ? { orderIds } : {}),
-      }),
-    );
-    const out: OrderRecord[] = [];
-    for (const e of events) if (e.kind === 'OrderCanceled') out.push({ ...e.order, status: 'CANCELED' });
-    return out;
-  }
 
   app.delete<{ Body: CancelBatchBody }>(
     '/nbx/v2/emm/orders/batch',
@@ -222,18 +148,9 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       },
     },
     async (request) => {
-      const accountId = callerAccount(request);
-      const ids = (Array.isArray(request.body) ? request.body : request.body.orderIds).map((s) =>
-        s.toLowerCase(),
-      );
-      const r = port.reader();
-      const mine = [...new Set(ids.filter((id) => r.order(id)?.accountId === accountId))];
-      const canceled = mine.length > 0 ? await cancelMany(accountId, 'all', undefined, mine) : [];
-      const byId = new Map(canceled.map((o) => [o.id, o]));
-      return ids.map((id) => {
-        const o = byId.get(id);
-        return o ? orderToWire(o) : itemError(new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`));
-      });
+      const ids = Array.isArray(request.body) ? request.body : request.body.orderIds;
+      const done = await entry.cancelBatch(callerAccount(request), ids);
+      return done.results.map((o) => (o instanceof ApiError ? itemError(o) : orderToWire(o)));
     },
   );
 
@@ -258,9 +175,8 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         },
       },
       async (request) => {
-        const accountId = callerAccount(request);
-        if (port.reader().openOrders(accountId).length === 0) return [];
-        return (await cancelMany(accountId, 'all')).map((o) => orderToWire(o));
+        const done = await entry.cancelScope(callerAccount(request), 'all');
+        return done.orders.map((o) => orderToWire(o));
       },
     );
   }
@@ -283,17 +199,10 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       },
       async (request) => {
         throwValidation(request, { [`params/${param}`]: 'INVALID_ID' });
-        const accountId = callerAccount(request);
         const p = request.params;
-        const id = ('eventId' in p ? p.eventId : p.marketId).toLowerCase();
-        const r = port.reader();
-        if (scope === 'event' ? !r.event(id) : !r.market(id)) {
-          throw new ApiError(
-            scope === 'event' ? 'EVENT_NOT_FOUND' : 'MARKET_NOT_FOUND',
-            `${scope === 'event' ? 'Event' : 'Market'} ${id} not found`,
-          );
-        }
-        return (await cancelMany(accountId, scope, id)).map((o) => orderToWire(o));
+        const id = 'eventId' in p ? p.eventId : p.marketId;
+        const done = await entry.cancelScope(callerAccount(request), scope, id);
+        return done.orders.map((o) => orderToWire(o));
       },
     );
   }

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { InvalidTokenError } from '../../auth/verifier.ts';
@@ -100,4 +101,30 @@ export function refuse(socket: Duplex, err: unknown): void {
     ...Object.entries(m.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/**
+ * Protocol pings (RFC 6455 §5.5.2) to every client of `wss` each `ms`: a client that has not
+ * answered the previous ping is terminated. `watch` each socket as it opens; `stop` on close.
+ */
+export function pingSweep(wss: WebSocketServer, ms: number): { watch(ws: WebSocket): void; stop(): void } {
+  const alive = new WeakMap<WebSocket, boolean>();
+  const timer = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, ms);
+  timer.unref();
+  return {
+    watch(ws) {
+      alive.set(ws, true);
+      ws.on('pong', () => alive.set(ws, true));
+    },
+    stop: () => clearInterval(timer),
+  };
 }

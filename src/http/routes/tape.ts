@@ -23,10 +23,12 @@ import { asyncApiDocument } from '../../stream/asyncapi.ts';
 import { DEADMAN_MAX_MS, DEADMAN_MIN_MS, type DeadmanSwitch } from '../../stream/deadman.ts';
 import type { Connection, StreamHub } from '../../stream/hub.ts';
 import { errorFrame } from '../../stream/messages.ts';
+import { tradeChannel } from '../order-socket/messages.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
 import { MessageBucket, StallClock } from './tape-rate.ts';
-import { authenticate, badUpgrade, refuse, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
+import { TRADE_PATH } from './trade.ts';
 
 export interface TapeOptions {
   hub: StreamHub;
@@ -149,7 +151,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
-  const alive = new WeakMap<WebSocket, boolean>();
+  const pings = pingSweep(wss, pingMs);
   const connOf = new WeakMap<WebSocket, Connection>();
   const codArmed = new WeakSet<Connection>();
 
@@ -174,6 +176,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
       refuse(socket, new ApiError('VALIDATION_FAILED', 'Bad request target'));
       return;
     }
+    if (url.pathname === TRADE_PATH) return; // the order-entry socket's (src/http/routes/trade.ts)
     if (url.pathname !== TAPE_PATH) {
       refuse(socket, new ApiError('ROUTE_NOT_FOUND', `Route GET:${url.pathname} not found`));
       return;
@@ -209,9 +212,8 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   const open = (ws: WebSocket, principal: Principal, url: URL) => {
     const c = hub.connect(ws, { ...principal, public: principal.clientId === VIEWER_CLIENT_ID });
     connOf.set(ws, c);
-    alive.set(ws, true);
+    pings.watch(ws);
     const bucket = new MessageBucket(maxRate, stalls);
-    ws.on('pong', () => alive.set(ws, true));
     ws.on('message', (data, isBinary) => {
       if (c.closed) return;
       if (!bucket.take()) {
@@ -235,22 +237,11 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
   };
 
   app.server.on('upgrade', onUpgrade);
-  const ping = setInterval(() => {
-    for (const ws of wss.clients) {
-      if (alive.get(ws) === false) {
-        ws.terminate();
-        continue;
-      }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, pingMs);
-  ping.unref();
   hub.start();
   stalls.start();
 
   app.addHook('onClose', async () => {
-    clearInterval(ping);
+    pings.stop();
     stalls.stop();
     hub.stop();
     deadman.close();
@@ -266,7 +257,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     );
   });
 
-  const doc = JSON.stringify(asyncApiDocument(opts.publicBaseUrl ?? 'http://localhost:8080'));
+  const doc = JSON.stringify(asyncApiDocument(opts.publicBaseUrl ?? 'http://localhost:8080', tradeChannel()));
   app.get('/asyncapi.json', { schema: { hide: true } }, async (_req, reply) => {
     reply.type('application/json; charset=utf-8');
     return doc;

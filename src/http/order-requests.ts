@@ -1,0 +1,93 @@
+// What the two order-entry edges share (docs/order-entry.md): the REST routes
+// (src/http/routes/orders.ts) and the `/trade` socket (src/http/order-socket/) validate the same
+// request schemas, answer schema failures with the same codes, and write the same result objects
+// from the one order-entry service (src/runtime/order-entry.ts). Nothing here knows the transport.
+
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { MAX_BATCH, type Placement } from '../runtime/order-entry.ts';
+import { uuid } from './schemas/common.ts';
+import { fillToWire, orderToWire, type WireFill, type WireOrder } from './wire/trading.ts';
+
+export const batchBody = {
+  type: 'array',
+  items: { type: 'object' },
+  minItems: 1,
+  maxItems: MAX_BATCH,
+} as const;
+export const cancelBatchBody = {
+  anyOf: [
+    { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH },
+    {
+      type: 'object',
+      properties: { orderIds: { type: 'array', items: uuid, minItems: 1, maxItems: MAX_BATCH } },
+      required: ['orderIds'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+// additionalProperties false: the router gives exactly the route's one parameter, and it lets the
+// handler tell the two shapes apart ('eventId' in params).
+export const scopeParams = {
+  event: {
+    type: 'object',
+    properties: { eventId: uuid },
+    required: ['eventId'],
+    additionalProperties: false,
+  },
+  market: {
+    type: 'object',
+    properties: { marketId: uuid },
+    required: ['marketId'],
+    additionalProperties: false,
+  },
+} as const;
+
+/** Schema failures on these fields answer the engine's own codes, so clients switch on one code. */
+export const PLACE_CODES: Record<string, ErrorCode> = {
+  'body/price': 'INVALID_PRICE',
+  'body/qty': 'INVALID_QTY',
+  'body/tif': 'INVALID_TIF',
+  'body/currency': 'INVALID_CURRENCY',
+  'body/outcomeId': 'INVALID_ID',
+};
+
+export type Placed = WireOrder & { fills: WireFill[] };
+
+/** A placement as the wire answers it (REST 201 body, socket `result`). */
+export function placedWire(p: Placement): Placed {
+  const filled = p.fills.reduce((s, f) => s + f.qty, 0);
+  return { ...orderToWire(p.order, filled), fills: p.fills.map(fillToWire) };
+}
+
+export interface SchemaError {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A failed validation of one request part (`context`: body, params…) as the error REST answers
+ * for it: the stable code mapped for the offending field (`body/price` → INVALID_PRICE), or
+ * VALIDATION_FAILED with `details: [{path, message}]` (src/http/error-handler.ts writes the same
+ * for Fastify's own validation errors). A missing required field is always VALIDATION_FAILED.
+ */
+export function schemaError(
+  errors: readonly SchemaError[] | null | undefined,
+  context: string,
+  codes: Record<string, ErrorCode> = {},
+): ApiError {
+  const first = errors?.[0];
+  if (first && first.keyword !== 'required') {
+    const key = `${context}${first.instancePath ?? ''}`;
+    const code = codes[key];
+    if (code) return new ApiError(code, undefined, [{ path: key, message: first.message ?? 'invalid' }]);
+  }
+  const details = (errors ?? []).map((e) => {
+    const extra = e.params?.additionalProperty ?? e.params?.missingProperty;
+    const path = `${context}${e.instancePath ?? ''}${extra ? `/${String(extra)}` : ''}`;
+    return { path, message: e.message ?? 'invalid' };
+  });
+  const msg = details.map((d) => `${d.path} ${d.message}`).join('; ');
+  return new ApiError('VALIDATION_FAILED', msg || undefined, details);
+}

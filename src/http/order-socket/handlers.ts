@@ -1,0 +1,143 @@
+// The `/trade` socket's message types, as a table (docs/order-entry.md "Messages"): each entry
+// names the JSON schema of its `data` (the REST route's own request schema), the field → code
+// mapping of schema failures, the scope it needs, and a handler that calls the one order-entry
+// service (src/runtime/order-entry.ts) and answers the REST route's result object. A new message
+// type (an amend, a mass quote) is one entry here once its service exists.
+
+import type { Scope } from '../../auth/scopes.ts';
+import { ApiError, type ErrorCode } from '../../errors.ts';
+import type { Id } from '../../exchange/types.ts';
+import type { OrderEntry, PlaceRequest } from '../../runtime/order-entry.ts';
+import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
+import { itemError, itemValidationError } from '../routes/exchange-common.ts';
+import { orderIdParams } from '../schemas/common.ts';
+import { placeBodySchema } from '../schemas/trading.ts';
+import { orderToWire } from '../wire/trading.ts';
+
+/** What a handler answers: the REST result object and the seq of the command it was. */
+export interface Answer {
+  result: unknown;
+  /** Journal seq of the request's command (the last one for a batch); null when none was journaled. */
+  seq: number | null;
+  /** A placement answered from an earlier one under the same clientOrderId (REST: a header). */
+  replayed?: boolean;
+}
+
+export interface HandlerContext {
+  accountId: Id;
+  entry: OrderEntry;
+  /** Validates one place body with the REST schema (batch items are validated one by one). */
+  validatePlace: Validator;
+}
+
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: readonly { instancePath?: string; keyword?: string; message?: string }[] | null;
+}
+
+export interface MessageType {
+  /** JSON schema of `data`; undefined: the message carries none. */
+  schema: object | undefined;
+  /** The request part the schema stands for on REST (error paths and codes read `body/price`). */
+  context: 'body' | 'params';
+  codes?: Record<string, ErrorCode>;
+  scope: Scope;
+  summary: string;
+  run(ctx: HandlerContext, data: never): Promise<Answer>;
+}
+
+const lastSeq = (seqs: (number | null)[]): number | null =>
+  seqs.reduce<number | null>((m, s) => (s !== null && (m === null || s > m) ? s : m), null);
+
+const place: MessageType = {
+  schema: placeBodySchema,
+  context: 'body',
+  codes: PLACE_CODES,
+  scope: 'execute:trader',
+  summary: 'Place an order: data is the REST place body; result the REST 201 body',
+  async run(ctx, data: PlaceRequest) {
+    const p = await ctx.entry.place(ctx.accountId, data);
+    return { result: placedWire(p), seq: p.seq, replayed: p.replayed };
+  },
+};
+
+const batch: MessageType = {
+  schema: batchBody,
+  context: 'body',
+  scope: 'execute:trader',
+  summary: 'Place up to 256 orders in one commit: data is the REST batch body; one result per item',
+  async run(ctx, data: unknown[]) {
+    const v = ctx.validatePlace;
+    const items = data.map((item) =>
+      v(item) ? (item as PlaceRequest) : itemValidationError(v.errors as never, PLACE_CODES),
+    );
+    const placed = await ctx.entry.placeBatch(ctx.accountId, items);
+    return {
+      result: placed.map((p) => (p instanceof ApiError ? itemError(p) : placedWire(p))),
+      seq: lastSeq(placed.map((p) => (p instanceof ApiError ? null : p.seq))),
+    };
+  },
+};
+
+const cancel: MessageType = {
+  schema: { ...orderIdParams, additionalProperties: false },
+  context: 'params',
+  codes: { 'params/orderId': 'INVALID_ID' },
+  scope: 'execute:trader',
+  summary: 'Cancel one order: data {orderId}; result the REST cancelled order',
+  async run(ctx, data: { orderId: string }) {
+    const done = await ctx.entry.cancel(ctx.accountId, data.orderId);
+    return { result: orderToWire(done.order), seq: done.seq };
+  },
+};
+
+const cancelBatch: MessageType = {
+  schema: cancelBatchBody,
+  context: 'body',
+  scope: 'execute:trader',
+  summary: 'Cancel several orders: data an array of ids or {orderIds}; one result per id',
+  async run(ctx, data: string[] | { orderIds: string[] }) {
+    const ids = Array.isArray(data) ? data : data.orderIds;
+    const done = await ctx.entry.cancelBatch(ctx.accountId, ids);
+    return {
+      result: done.results.map((o) => (o instanceof ApiError ? itemError(o) : orderToWire(o))),
+      seq: done.seq,
+    };
+  },
+};
+
+const cancelAll: MessageType = {
+  schema: undefined,
+  context: 'body',
+  scope: 'execute:trader',
+  summary: 'Cancel every resting order of the account (REST DELETE /nbx/v2/emm/kill)',
+  async run(ctx) {
+    const done = await ctx.entry.cancelScope(ctx.accountId, 'all');
+    return { result: done.orders.map((o) => orderToWire(o)), seq: done.seq };
+  },
+};
+
+function cancelIn(scope: 'event' | 'market'): MessageType {
+  return {
+    schema: scopeParams[scope],
+    context: 'params',
+    codes: { [`params/${scope}Id`]: 'INVALID_ID' },
+    scope: 'execute:trader',
+    summary: `Cancel the account’s orders on one ${scope}: data {${scope}Id}`,
+    async run(ctx, data: { eventId?: string; marketId?: string }) {
+      const done = await ctx.entry.cancelScope(ctx.accountId, scope, data.eventId ?? data.marketId);
+      return { result: done.orders.map((o) => orderToWire(o)), seq: done.seq };
+    },
+  };
+}
+
+/** Every order-entry message type, by its `type`. */
+export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
+  place,
+  batch,
+  cancel,
+  cancelBatch,
+  cancelAll,
+  cancelEvent: cancelIn('event'),
+  cancelMarket: cancelIn('market'),
+};

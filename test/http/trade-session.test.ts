@@ -1,0 +1,128 @@
+// The `/trade` session without a server (docs/order-entry.md "Back-pressure", "Tokens"): a token
+// that expires mid-connection answers INVALID_TOKEN until an `auth` message brings a fresh one;
+// requests over the in-flight bound answer RATE_LIMITED at once; a client that does not read
+// stops being read once unwritten answers pass the high-water mark, and is read again when they
+// drain.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Parser } from '@asyncapi/parser';
+import type { Principal } from '../../src/auth/scopes.ts';
+import { InvalidTokenError } from '../../src/auth/verifier.ts';
+import { tradeChannel } from '../../src/http/order-socket/messages.ts';
+import { TradeSession, type Transport } from '../../src/http/order-socket/session.ts';
+import { tradeSessionDeps } from '../../src/http/routes/trade.ts';
+import type { OrderEntry } from '../../src/runtime/order-entry.ts';
+import { asyncApiDocument } from '../../src/stream/asyncapi.ts';
+import { MemoryPort } from '../helpers/memory-port.ts';
+import type { Frame } from '../helpers/trade-client.ts';
+
+const ACCOUNT = '01a20c00-0424-7006-9390-6b6596b47148';
+const principal: Principal = {
+  clientId: 'c1',
+  accountId: ACCOUNT,
+  scopes: new Set(['execute:trader']),
+  tokenId: 'j1',
+};
+
+class FakeSocket implements Transport {
+  readonly frames: Frame[] = [];
+  readonly unwritten: (() => void)[] = [];
+  paused = 0;
+  resumed = 0;
+  constructor(private readonly writes = true) {}
+  send(text: string, written: () => void): void {
+    this.frames.push(JSON.parse(text));
+    if (this.writes) written();
+    else this.unwritten.push(written);
+  }
+  pause(): void {
+    this.paused++;
+  }
+  resume(): void {
+    this.resumed++;
+  }
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe('/trade session', () => {
+  test('a token expiring mid-connection: INVALID_TOKEN, then usable again after auth', async () => {
+    let expired = false;
+    const auth = {
+      verifyCached: (t: string) =>
+        t === 'old' && !expired ? principal : t === 'fresh' ? principal : undefined,
+      verifyAccessToken: async (t: string): Promise<Principal> => {
+        throw new InvalidTokenError(t === 'old' ? 'expired' : 'malformed', 'The access token expired');
+      },
+    };
+    const sock = new FakeSocket();
+    const s = new TradeSession(sock, tradeSessionDeps({ port: new MemoryPort(), auth }), principal, 'old');
+    s.message(JSON.stringify({ type: 'cancelAll', id: 1 }));
+    await settle();
+    assert.deepEqual(sock.frames.at(-1), { type: 'cancelAll', id: 1, seq: null, result: [] });
+    expired = true;
+    s.message(JSON.stringify({ type: 'cancelAll', id: 2 }));
+    await settle();
+    const err = sock.frames.at(-1);
+    assert.equal(err.type, 'error');
+    assert.equal(err.id, 2);
+    assert.equal(err.error.code, 'INVALID_TOKEN');
+    assert.equal(err.error.statusCode, 401);
+    s.message(JSON.stringify({ type: 'auth', id: 3, data: { token: 'fresh' } }));
+    await settle();
+    assert.equal(sock.frames.at(-1).type, 'auth');
+    s.message(JSON.stringify({ type: 'cancelAll', id: 4 }));
+    await settle();
+    assert.equal(sock.frames.at(-1).type, 'cancelAll');
+  });
+
+  test('in-flight bound: RATE_LIMITED at once over it, requests in flight untouched', async () => {
+    const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
+    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 4 });
+    // Commands that never become durable: every request stays in flight.
+    const stuck = { cancelScope: () => new Promise(() => {}) } as unknown as OrderEntry;
+    const sock = new FakeSocket();
+    const s = new TradeSession(sock, { ...deps, entry: stuck }, principal, 't');
+    for (let i = 0; i < 10; i++) s.message(JSON.stringify({ type: 'cancelAll', id: i }));
+    await settle();
+    assert.equal(s.inFlight, 4);
+    assert.deepEqual(
+      sock.frames.map((f) => [f.id, f.error.code]),
+      [4, 5, 6, 7, 8, 9].map((i) => [i, 'RATE_LIMITED']),
+    );
+    assert.equal(sock.frames[0].error.statusCode, 429);
+  });
+
+  test('a client that does not read is not read either once answers pile up; read again on drain', async () => {
+    const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
+    const sock = new FakeSocket(false);
+    const s = new TradeSession(
+      sock,
+      tradeSessionDeps({ port: new MemoryPort(), auth, highWaterBytes: 1000 }),
+      principal,
+      't',
+    );
+    for (let i = 0; i < 30; i++) s.message('{not json');
+    assert.equal(sock.paused, 1);
+    assert.ok(s.unwritten > 1000);
+    for (const w of sock.unwritten.splice(0)) w();
+    assert.equal(s.unwritten, 0);
+    assert.equal(sock.resumed, 1);
+  });
+
+  test('the AsyncAPI document with the /trade channel is valid AsyncAPI 3.0', async () => {
+    const doc = asyncApiDocument('http://localhost:8080', tradeChannel());
+    const { document, diagnostics } = await new Parser().parse(JSON.stringify(doc));
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 0),
+      [],
+    );
+    const ids = document!
+      .messages()
+      .all()
+      .map((m) => m.id());
+    for (const n of ['trade_place', 'trade_batch', 'trade_cancelAll', 'trade_place_result', 'trade_error'])
+      assert.ok(ids.includes(n), n);
+  });
+});
