@@ -34,6 +34,7 @@ export const ErrorCodes = {
   CLIENT_NOT_FOUND: { status: 404, message: 'Client not found' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found' },
   INVALID_AMOUNT: { status: 400, message: 'Invalid amount' },
+  AMOUNT_OUT_OF_RANGE: { status: 400, message: 'Amount beyond what the exchange holds exactly' },
   INVALID_CURRENCY: { status: 400, message: 'Invalid currency' },
   // trading
   INVALID_PRICE: { status: 400, message: 'Price is not on the tick table' },

@@ -50,6 +50,7 @@ import {
 import {
   feeDenominator,
   feeNumerator,
+  MAX_MONEY,
   MONEY_PER_MCU,
   MONEY_PER_TICK_MCU,
   maxTakerFee,
@@ -88,8 +89,9 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   if (!isTick(tick)) return reject('INVALID_PRICE');
   const qty = c.qty;
   const cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
-  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[currencyIndex]!))
-    return reject('INVALID_QTY');
+  if (!isSafePos(qty)) return reject('INVALID_QTY');
+  // The payout bounds the cost, fee and collateral of the order (docs/exchange.md "Exact money").
+  if (qty * MONEY_PER_MCU[currencyIndex]! > MAX_MONEY) return reject('AMOUNT_OUT_OF_RANGE');
   let expiresAt = -1;
   if (c.tif === 'GTT') {
     // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the

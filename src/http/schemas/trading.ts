@@ -2,6 +2,7 @@
 // account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
 
 import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';
+import { MAX_QTY_MCU } from '../../exchange/units.ts';
 import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
 import { currency, isoTime, nullableIsoTime, price, qtyMcu, units, uuid } from './common.ts';
 
@@ -114,7 +115,13 @@ export const placeBodySchema = {
   properties: {
     outcomeId: uuid,
     price,
-    qty: { type: 'integer', minimum: 1, description: 'Payout in MCU, a positive integer' },
+    qty: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_QTY_MCU,
+      description:
+        'Payout in MCU, a positive integer; its payout at most 10 billion currency units (CASH 1e12 MCU, COIN 1e10 MCU)',
+    },
     currency,
     tif: { type: 'string', enum: [...TIFS], description: 'Time in force' },
     ttl: {
