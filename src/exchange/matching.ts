@@ -5,6 +5,7 @@
 import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
+import { repricedTick, STP_CANCEL_BOTH, STP_CANCEL_MAKER, stpCode } from './order-options.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
@@ -85,10 +86,10 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const takerReserved = takerAvailable + WALLET_RESERVED;
   const tifCode = TIFS.indexOf(c.tif);
   if (tifCode < 0) return reject('INVALID_TIF');
-  const tick = c.price;
+  let tick = c.price;
   if (!isTick(tick)) return reject('INVALID_PRICE');
   const qty = c.qty;
-  const cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  let cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
   if (!isSafePos(qty)) return reject('INVALID_QTY');
   // The payout bounds the cost, fee and collateral of the order (docs/exchange.md "Exact money").
   if (qty * MONEY_PER_MCU[currencyIndex]! > MAX_MONEY) return reject('AMOUNT_OUT_OF_RANGE');
@@ -113,6 +114,11 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
   }
   if (clientOrderId !== null && a.clientOrders.has(clientOrderId)) return reject('DUPLICATE_CLIENT_ORDER_ID');
+  const stp = c.stp === undefined ? STP_CANCEL_BOTH : stpCode(c.stp);
+  if (stp < 0) return reject('VALIDATION_FAILED', 'stp: CANCEL_BOTH, CANCEL_TAKER or CANCEL_MAKER');
+  const reprice = c.reprice;
+  if (reprice !== undefined && (typeof reprice !== 'boolean' || (reprice && c.tif !== 'PO')))
+    return reject('VALIDATION_FAILED', 'reprice: a boolean, true only with tif PO');
   const ref = outcomeOf(s, c);
   if (ref === undefined) return reject('OUTCOME_NOT_FOUND');
   const marketIndex = ref >> 1;
@@ -123,6 +129,12 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
   if (eventStatus !== 'OPEN_PREGAME' && eventStatus !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
   if (isLocked(s, market.event.id, c.ts)) return reject('TRADING_LOCKED');
+  if (reprice === true) {
+    // post-only reprice (docs/exchange.md "Books and matching"): rest one tick inside instead
+    tick = repricedTick(s, marketIndex * 2 + currencyIndex, side, tick);
+    if (tick < 0) return reject('POST_ONLY_WOULD_TAKE', 'no price left below the best opposite bid');
+    cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  }
   // Live fills pay a taker fee; its worst case is reserved with the cost so the wallet can never
   // go negative (docs/exchange.md "Fees").
   const live = eventStatus === 'OPEN_INGAME' && s.feePpm > 0;
@@ -137,7 +149,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const bestOpp = b.best[opp]!;
   const crosses = bestOpp >= 0 && TICKS[bestOpp]! >= minTick;
   if (c.tif === 'PO' && crosses) return reject('POST_ONLY_WOULD_TAKE');
-  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, accountIndex) < qty)
+  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, accountIndex, stp === STP_CANCEL_MAKER) < qty)
     return reject('FOK_NOT_FILLED');
 
   // ---- accepted: reserve, match, rest or cancel the remainder
@@ -177,10 +189,20 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         s.fQty[nFills] = m;
         s.fLevel[nFills] = level;
         if (makerAccountIndex === accountIndex) {
-          // Self-trade prevention: both orders are cancelled, no money moves (docs/exchange.md "Books and matching").
-          s.fWash[nFills] = 1;
-          s.fFee[nFills] = 0;
-          nFills++;
+          // Self-trade prevention, no money moves (docs/exchange.md "Self-trade prevention"): the
+          // maker is cancelled and matching goes on, or the taker's remainder is cancelled — with
+          // the maker and a pair of wash records under CANCEL_BOTH.
+          if (stp === STP_CANCEL_MAKER) {
+            const next = pool.i32[h * IW + I_NEXT]!;
+            cancelHandle(s, h, 'WASH', c.ts);
+            h = next;
+            continue;
+          }
+          if (stp === STP_CANCEL_BOTH) {
+            s.fWash[nFills] = 1;
+            s.fFee[nFills] = 0;
+            nFills++;
+          }
           washed = true;
           break;
         }
@@ -327,14 +349,14 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       s.expiries.push(expiresAt, seqNo, h);
       s.gttLive++;
     }
-    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, false, true);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, false, true, tick);
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {
       wallets[takerReserved]! -= tick * rem * moneyPerTick;
       wallets[takerAvailable]! += tick * rem * moneyPerTick;
     }
-    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false, tick);
   }
   if (rests || bookTouched) touchBook(s, bookIndex);
   return ok(s);
@@ -357,6 +379,7 @@ export function placedRecord(
   clientOrderId: string | null,
   washed: boolean,
   rests: boolean,
+  price: number = c.price,
 ): void {
   const rec: OrderRecord = {
     id: c.orderId,
@@ -364,7 +387,7 @@ export function placedRecord(
     outcomeId: c.outcomeId,
     marketId: market.rec.id,
     currency: c.currency,
-    price: c.price,
+    price,
     qty: rem,
     originalQty: c.qty,
     tif: c.tif,
@@ -392,7 +415,8 @@ export function growFills(s: ExchangeState): void {
   s.fWash = g(s.fWash, new Uint8Array(n));
 }
 
-/** Quantity an order could take now before reaching its limit or its own account's order (FOK). */
+/** Quantity an order could take now before reaching its limit or its own account's order (FOK);
+ * with `skipOwn` (STP CANCEL_MAKER) past its own orders. */
 export function fillable(
   s: ExchangeState,
   b: Book,
@@ -400,13 +424,17 @@ export function fillable(
   minTick: number,
   want: number,
   accountIndex: number,
+  skipOwn = false,
 ): number {
   let got = 0;
   const lo = b.lo[opp]!;
   const base = b.base[opp]!;
   for (let level = b.best[opp]!; level >= lo && TICKS[level]! >= minTick; level--) {
     for (let h = b.head[base + level]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
-      if (s.pool.i32[h * IW + I_ACCOUNT] === accountIndex) return got;
+      if (s.pool.i32[h * IW + I_ACCOUNT] === accountIndex) {
+        if (skipOwn) continue; // CANCEL_MAKER: own orders are cancelled, matching goes past them
+        return got;
+      }
       got += s.pool.f64[h * FW + F_QTY]!;
       if (got >= want) return got;
     }

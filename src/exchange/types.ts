@@ -64,6 +64,11 @@ export type TimeInForce = (typeof TIFS)[number];
 /** Times in force whose unfilled remainder rests on the book; an IOC or FOK remainder is cancelled. */
 export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO']);
 
+/** Self-trade prevention modes of a PlaceOrder (docs/exchange.md "Self-trade prevention"); the
+ * default, CANCEL_BOTH, is the behaviour of an order without the field. */
+export const STP_MODES = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
+export type StpMode = (typeof STP_MODES)[number];
+
 export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -272,6 +277,10 @@ export type Command =
       ttl?: number;
       flags?: string | null;
       clientOrderId?: string | null;
+      /** Self-trade prevention mode; absent = CANCEL_BOTH (docs/exchange.md "Self-trade prevention"). */
+      stp?: StpMode;
+      /** PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE. */
+      reprice?: boolean;
     })
   | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
   | (Base & {

@@ -1,7 +1,7 @@
 // Wire shapes of orders, fills, positions and balances (docs/http.md "Orders and
 // account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
 
-import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';
+import { ORDER_STATUSES, STP_MODES, TIFS } from '../../exchange/types.ts';
 import { MAX_QTY_MCU } from '../../exchange/units.ts';
 import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
 import { currency, isoTime, nullableIsoTime, price, qtyMcu, units, uuid } from './common.ts';
@@ -136,6 +136,16 @@ export const placeBodySchema = {
       minLength: 1,
       maxLength: 64,
       description: 'Idempotency key: the same id returns the same order',
+    },
+    stp: {
+      type: 'string',
+      enum: [...STP_MODES],
+      description:
+        'Self-trade prevention when this order meets its own account’s resting order: CANCEL_BOTH (the default), CANCEL_TAKER or CANCEL_MAKER',
+    },
+    reprice: {
+      type: 'boolean',
+      description: 'tif PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE',
     },
   },
   required: ['outcomeId', 'price', 'qty', 'currency', 'tif'],
