@@ -5,6 +5,7 @@
 import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
+import { checkProtected, mmpCheckLimits, mmpRecordFills } from './mmp.ts';
 import { repricedTick, STP_CANCEL_BOTH, STP_CANCEL_MAKER, stpCode } from './order-options.ts';
 import {
   F_CREATED_AT,
@@ -22,6 +23,7 @@ import {
   I_TIF,
   IW,
   NIL,
+  PROTECTED,
 } from './order-pool.ts';
 import { addPosition, posFor } from './positions.ts';
 import { book, cancelHandle, link, unlink } from './resting-orders.ts';
@@ -129,6 +131,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
   if (eventStatus !== 'OPEN_PREGAME' && eventStatus !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
   if (isLocked(s, market.event.id, c.ts)) return reject('TRADING_LOCKED');
+  const mmpCheck = c.mmp === undefined ? null : checkProtected(s, c, accountIndex, market, currencyIndex);
+  if (mmpCheck !== null) return mmpCheck;
   if (reprice === true) {
     // post-only reprice (docs/exchange.md "Books and matching"): rest one tick inside instead
     tick = repricedTick(s, marketIndex * 2 + currencyIndex, side, tick);
@@ -321,6 +325,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       });
     }
   }
+  const mmpFilled =
+    nFills > 0 && s.mmpConfigs.size > 0 && mmpRecordFills(s, c, market, accountIndex, side, nFills);
   if (live) {
     // release the unused part of the fee reservation
     wallets[takerReserved]! -= feeCap - feeSoFar;
@@ -333,7 +339,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     pool.i32[h * IW + I_BOOK] = bookIndex;
     pool.i32[h * IW + I_ACCOUNT] = accountIndex;
     pool.i32[h * IW + I_SIDE] = side;
-    pool.i32[h * IW + I_TIF] = tifCode;
+    pool.i32[h * IW + I_TIF] = c.mmp === true ? tifCode | PROTECTED : tifCode;
     pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick]!;
     pool.f64[h * FW + F_QTY] = rem;
     pool.f64[h * FW + F_ORIGINAL_QTY] = qty;
@@ -359,6 +365,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false, tick);
   }
   if (rests || bookTouched) touchBook(s, bookIndex);
+  if (mmpFilled) mmpCheckLimits(s, c, market); // docs/exchange.md "Market-maker protection"
   return ok(s);
 }
 

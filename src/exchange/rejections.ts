@@ -23,6 +23,8 @@ export const RejectionCodes = {
   LOCK_NOT_FOUND: 'Lock not found',
   MARKET_NOT_FOUND: 'Market not found',
   MARKET_NOT_OPEN: 'Market is not open',
+  MMP_FROZEN: 'Market-maker protection froze protected orders on this event',
+  MMP_NOT_CONFIGURED: 'No market-maker protection configured for this account, event and currency',
   ORDER_NOT_FOUND: 'Order not found',
   OUTCOME_NOT_FOUND: 'Outcome not found',
   POST_ONLY_WOULD_TAKE: 'Post-only order would take liquidity',

@@ -281,6 +281,8 @@ export type Command =
       stp?: StpMode;
       /** PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE. */
       reprice?: boolean;
+      /** Market-maker protection: the order is protected (docs/exchange.md "Market-maker protection"). */
+      mmp?: boolean;
     })
   | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
   | (Base & {
@@ -297,7 +299,36 @@ export type Command =
   | (Base & { type: 'Expire' })
   | (Base & { type: 'SetLock'; lock: TradingLock })
   | (Base & { type: 'ClearLock'; lockId: Id })
-  | (Base & { type: 'SetFeeCoefficient'; coefficient: number });
+  | (Base & { type: 'SetFeeCoefficient'; coefficient: number })
+  /** Market-maker protection of an account on one event (eventId) or by default (null), per currency. */
+  | (Base & {
+      type: 'SetMmp';
+      accountId: Id;
+      ah?: number;
+      eventId: Id | null;
+      currency: Currency;
+      config: MmpConfig;
+    })
+  /** Lifts an MMP freeze of an account on one event, or on all its events (eventId null). */
+  | (Base & { type: 'ResetMmp'; accountId: Id; ah?: number; eventId: Id | null });
+
+/** docs/exchange.md "Market-maker protection". Quantities in MCU, a limit 0 is off (not both). */
+export interface MmpConfig {
+  /** Fills of protected orders within this many ms before the command accumulate. */
+  intervalMs: Millis;
+  /** Breach when the quantity filled within the interval reaches this. */
+  qtyLimit: Qty;
+  /** Breach when |outcome-0 quantity − outcome-1 quantity| filled within the interval reaches this. */
+  netLimit: Qty;
+  /** How long a breach freezes protected orders on the event; 0: until ResetMmp. */
+  freezeMs: Millis;
+}
+
+/** An account's MMP as the reader shows it: its configs, and its freezes (until null: until reset). */
+export interface MmpView {
+  configs: ({ eventId: Id | null; currency: Currency } & MmpConfig)[];
+  frozen: { eventId: Id; until: Millis | null }[];
+}
 
 export type CommandType = Command['type'];
 
@@ -322,13 +353,30 @@ export type DomainEvent =
   | { kind: 'CatalogChanged'; eventIds: Id[]; marketIds: Id[] }
   | { kind: 'OrderPlaced'; order: OrderRecord }
   | { kind: 'OrderFilled'; fill: Fill }
-  | { kind: 'OrderCanceled'; order: OrderRecord; reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' }
+  | {
+      kind: 'OrderCanceled';
+      order: OrderRecord;
+      reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' | 'MMP';
+    }
   | { kind: 'BookChanged'; marketId: Id; currency: Currency }
   | { kind: 'WalletChanged'; accountId: Id; currency: Currency }
   | { kind: 'PositionChanged'; position: Position }
   | { kind: 'MarketSettled'; marketId: Id; result: Id | 'PUSH' }
   | { kind: 'EventStatusChanged'; eventId: Id; from: EventStatus; to: EventStatus }
   | { kind: 'LocksChanged' }
+  /** An MMP breach froze protected orders of the account on the event (frozenUntil null: until reset). */
+  | {
+      kind: 'MmpTriggered';
+      accountId: Id;
+      eventId: Id;
+      currency: Currency;
+      qty: Qty;
+      net: Qty;
+      frozenUntil: Millis | null;
+      canceled: number;
+      ts: Millis;
+    }
+  | { kind: 'MmpReset'; accountId: Id; eventId: Id | null; ts: Millis }
   | {
       kind: 'LedgerEntry';
       accountId: Id;
