@@ -28,7 +28,9 @@ describe('self-trade prevention modes', () => {
     const x = book();
     const y = book();
     const a = ok(x.apply(bid('alice', 'M1-b', 450, 30, { orderId: 'a-take', ts: T0 + 9 })));
-    const b = ok(y.apply(bid('alice', 'M1-b', 450, 30, { orderId: 'a-take', ts: T0 + 9, stp: 'CANCEL_BOTH' })));
+    const b = ok(
+      y.apply(bid('alice', 'M1-b', 450, 30, { orderId: 'a-take', ts: T0 + 9, stp: 'CANCEL_BOTH' })),
+    );
     assert.deepEqual(b, a);
     assert.equal(y.hash(), x.hash());
   });
