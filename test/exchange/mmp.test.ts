@@ -43,7 +43,7 @@ describe('configuration', () => {
     const h = x.hash();
     rejected(x.apply(setMmp({}, 'E1', 'nobody')), 'ACCOUNT_NOT_FOUND');
     rejected(x.apply(setMmp({}, 'E9')), 'EVENT_NOT_FOUND');
-    rejected(x.apply({ ...setMmp(), currency: 'EUR' } as Command), 'INVALID_CURRENCY');
+    rejected(x.apply({ ...setMmp(), currency: 'EUR' } as unknown as Command), 'INVALID_CURRENCY');
     for (const bad of [
       { intervalMs: 0 },
       { intervalMs: 86_400_001 },
