@@ -11,6 +11,7 @@ import {
   type LifecycleType,
   privateCancel,
   privateFill,
+  privateMmp,
   privatePlace,
   tickFill,
   tickMarket,
@@ -149,6 +150,8 @@ export function commandFrames(
       }
     } else if (e.kind === 'OrderFilled') {
       privPush(e.fill.accountId, envelope('fill', privateFill(e.fill), { journalSeq }));
+    } else if (e.kind === 'MmpTriggered' || e.kind === 'MmpReset') {
+      privPush(e.accountId, envelope('mmp', privateMmp(e), { journalSeq }));
     } else if (e.kind === 'OrderCanceled') {
       const o = e.order;
       privPush(o.accountId, envelope('cancel', privateCancel(o), { journalSeq }));
