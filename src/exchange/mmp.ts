@@ -18,11 +18,16 @@ import {
   type MmpWindow,
   ok,
 } from './state.ts';
-import { type CommandResult, CURRENCIES, type Id, type MmpConfig, type MmpView } from './types.ts';
+import {
+  type CommandResult,
+  CURRENCIES,
+  type Id,
+  MMP_MAX_MS,
+  type MmpConfig,
+  type MmpView,
+} from './types.ts';
 import { MAX_QTY_MCU } from './units.ts';
 
-/** The longest interval and freeze: one day (a game's length, with margin). */
-export const MMP_MAX_MS = 86_400_000;
 /** A freeze's `until` when it lasts until ResetMmp. */
 export const UNTIL_RESET = -1;
 

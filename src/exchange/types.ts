@@ -312,6 +312,9 @@ export type Command =
   /** Lifts an MMP freeze of an account on one event, or on all its events (eventId null). */
   | (Base & { type: 'ResetMmp'; accountId: Id; ah?: number; eventId: Id | null });
 
+/** The longest MMP interval and freeze: one day (a game's length, with margin). */
+export const MMP_MAX_MS = 86_400_000;
+
 /** docs/exchange.md "Market-maker protection". Quantities in MCU, a limit 0 is off (not both). */
 export interface MmpConfig {
   /** Fills of protected orders within this many ms before the command accumulate. */

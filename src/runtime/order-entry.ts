@@ -32,6 +32,7 @@ export interface PlaceRequest {
   clientOrderId?: string;
   stp?: StpMode;
   reprice?: boolean;
+  mmp?: boolean;
 }
 
 /** The order as a placement left it, with the fills it produced; `replayed` for a repeated key. */
@@ -84,6 +85,7 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
     // absent options add no key: the journaled command stays byte-identical
     ...(b.stp !== undefined ? { stp: b.stp } : {}),
     ...(b.reprice === true ? { reprice: true } : {}),
+    ...(b.mmp === true ? { mmp: true } : {}),
   };
 }
 

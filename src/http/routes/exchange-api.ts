@@ -9,6 +9,7 @@ import eventRoutes from './events.ts';
 import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
+import mmpRoutes from './mmp.ts';
 import orderRoutes from './orders.ts';
 import tradeRoutes from './trades.ts';
 
@@ -21,5 +22,6 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(tradeRoutes, opts);
   await app.register(orderRoutes, opts);
   await app.register(accountRoutes, opts);
+  await app.register(mmpRoutes, opts);
   await app.register(adminExchangeRoutes, opts);
 }

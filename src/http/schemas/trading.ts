@@ -147,6 +147,11 @@ export const placeBodySchema = {
       type: 'boolean',
       description: 'tif PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE',
     },
+    mmp: {
+      type: 'boolean',
+      description:
+        'Protected by market-maker protection (PUT /nbx/v2/emm/mmp first): a breach cancels it; refused while frozen',
+    },
   },
   required: ['outcomeId', 'price', 'qty', 'currency', 'tif'],
   additionalProperties: false,
