@@ -11,6 +11,11 @@
 // carry them, so replay looks up no string). A handle is used only when it names the same id; else
 // the id is looked up (docs/exchange.md "Handles").
 
+import type { MmpConfig } from './mmp-types.ts'; // docs/exchange.md "Market-maker protection"
+
+export type { MmpConfig, MmpView } from './mmp-types.ts';
+export { MMP_MAX_MS } from './mmp-types.ts';
+
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
 
@@ -64,8 +69,7 @@ export type TimeInForce = (typeof TIFS)[number];
 /** Times in force whose unfilled remainder rests on the book; an IOC or FOK remainder is cancelled. */
 export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO']);
 
-/** Self-trade prevention modes of a PlaceOrder (docs/exchange.md "Self-trade prevention"); the
- * default, CANCEL_BOTH, is the behaviour of an order without the field. */
+/** Self-trade prevention modes of a PlaceOrder, CANCEL_BOTH the default (docs/exchange.md). */
 export const STP_MODES = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
 export type StpMode = (typeof STP_MODES)[number];
 
@@ -311,27 +315,6 @@ export type Command =
     })
   /** Lifts an MMP freeze of an account on one event, or on all its events (eventId null). */
   | (Base & { type: 'ResetMmp'; accountId: Id; ah?: number; eventId: Id | null });
-
-/** The longest MMP interval and freeze: one day (a game's length, with margin). */
-export const MMP_MAX_MS = 86_400_000;
-
-/** docs/exchange.md "Market-maker protection". Quantities in MCU, a limit 0 is off (not both). */
-export interface MmpConfig {
-  /** Fills of protected orders within this many ms before the command accumulate. */
-  intervalMs: Millis;
-  /** Breach when the quantity filled within the interval reaches this. */
-  qtyLimit: Qty;
-  /** Breach when |outcome-0 quantity − outcome-1 quantity| filled within the interval reaches this. */
-  netLimit: Qty;
-  /** How long a breach freezes protected orders on the event; 0: until ResetMmp. */
-  freezeMs: Millis;
-}
-
-/** An account's MMP as the reader shows it: its configs, and its freezes (until null: until reset). */
-export interface MmpView {
-  configs: ({ eventId: Id | null; currency: Currency } & MmpConfig)[];
-  frozen: { eventId: Id; until: Millis | null }[];
-}
 
 export type CommandType = Command['type'];
 
