@@ -126,7 +126,7 @@ export function mmpRecordFills(
   touched.length = 0;
   const add = (a: number, outcome: number, qty: number) => {
     const cfg = mmpConfigFor(s, a, eventId, cur);
-    if (cfg === undefined) return; // a protected order outlived its config's removal: not tracked
+    if (cfg === undefined) return; // defensive: a protected order was placed under a config, never removed
     const key = `${a}|${eventId}|${cur}`;
     let w = s.mmpWindows.get(key);
     if (w === undefined) {
