@@ -34,6 +34,7 @@ export const ErrorCodes = {
   CLIENT_NOT_FOUND: { status: 404, message: 'Client not found' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found' },
   INVALID_AMOUNT: { status: 400, message: 'Invalid amount' },
+  AMOUNT_OUT_OF_RANGE: { status: 400, message: 'Amount beyond what the exchange holds exactly' },
   INVALID_CURRENCY: { status: 400, message: 'Invalid currency' },
   // trading
   INVALID_PRICE: { status: 400, message: 'Price is not on the tick table' },
@@ -46,6 +47,11 @@ export const ErrorCodes = {
   INSUFFICIENT_FUNDS: { status: 409, message: 'Insufficient funds' },
   POST_ONLY_WOULD_TAKE: { status: 409, message: 'Post-only order would take liquidity' },
   FOK_NOT_FILLED: { status: 409, message: 'Fill-or-kill order could not be filled' },
+  MMP_FROZEN: { status: 409, message: 'Market-maker protection froze protected orders on this event' },
+  MMP_NOT_CONFIGURED: {
+    status: 409,
+    message: 'No market-maker protection configured for this account, event and currency',
+  },
   ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
   DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
   ALREADY_SETTLED: { status: 409, message: 'Market already settled' },

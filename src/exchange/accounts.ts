@@ -15,6 +15,7 @@ import {
   WALLET_SLOTS,
 } from './state.ts';
 import type { CommandResult, Id } from './types.ts';
+import { MAX_MONEY, MAX_MONEY_COUNTER } from './units.ts';
 
 export function createAccount(s: ExchangeState, c: Cmd<'CreateAccount'>): CommandResult {
   if (!isStr(c.accountId)) return reject('VALIDATION_FAILED', 'accountId required');
@@ -59,14 +60,18 @@ export function deposit(s: ExchangeState, c: Cmd<'Deposit'>): CommandResult {
   const r = moneyCmd(s, c);
   if ('ok' in r) return r;
   const { a, currencyIndex } = r;
+  // The money ceiling (units.ts MAX_MONEY, docs/exchange.md "Exact money"): the wallet, the
+  // currency's money in the exchange and its lifetime deposits counter must all stay exact.
+  const balance =
+    s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! +
+    s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]!;
+  const outstanding = s.deposits[currencyIndex]! - s.withdrawals[currencyIndex]!;
   if (
-    !Number.isSafeInteger(
-      s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! +
-        s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! +
-        c.amount,
-    )
+    c.amount > MAX_MONEY - balance ||
+    c.amount > MAX_MONEY - outstanding ||
+    c.amount > MAX_MONEY_COUNTER - s.deposits[currencyIndex]!
   ) {
-    return reject('INVALID_AMOUNT', 'balance would leave the safe integer range');
+    return reject('AMOUNT_OUT_OF_RANGE', 'deposit would take a balance past 10 billion currency units');
   }
   s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! += c.amount;
   s.deposits[currencyIndex]! += c.amount;

@@ -23,6 +23,7 @@ import { flushTouched } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { placeOrder } from './matching.ts';
+import { mmpView, resetMmp, setMmp } from './mmp.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
@@ -39,6 +40,7 @@ import type {
   League,
   Level,
   MarketRecord,
+  MmpView,
   Money,
   OrderRecord,
   OutcomeRecord,
@@ -173,6 +175,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   locks(): { system: TradingLock | null; events: TradingLock[] } {
     return q.locks(this.s);
   }
+  mmp(accountId: Id): MmpView | undefined {
+    return mmpView(this.s, accountId);
+  }
   /** Number of resting orders. */
   get restingCount(): number {
     return this.s.pool.size;
@@ -249,6 +254,10 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return clearLock(s, c);
     case 'SetFeeCoefficient':
       return setFeeCoefficient(s, c);
+    case 'SetMmp':
+      return setMmp(s, c);
+    case 'ResetMmp':
+      return resetMmp(s, c);
     default:
       return reject('VALIDATION_FAILED', `unknown command type ${(c as { type?: unknown }).type}`);
   }

@@ -5,6 +5,8 @@
 import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
+import { checkProtected, mmpCheckLimits, mmpRecordFills } from './mmp.ts';
+import { repricedTick, STP_CANCEL_BOTH, STP_CANCEL_MAKER, stpCode } from './order-options.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
@@ -21,6 +23,7 @@ import {
   I_TIF,
   IW,
   NIL,
+  PROTECTED,
 } from './order-pool.ts';
 import { addPosition, posFor } from './positions.ts';
 import { book, cancelHandle, link, unlink } from './resting-orders.ts';
@@ -50,6 +53,7 @@ import {
 import {
   feeDenominator,
   feeNumerator,
+  MAX_MONEY,
   MONEY_PER_MCU,
   MONEY_PER_TICK_MCU,
   maxTakerFee,
@@ -84,12 +88,13 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const takerReserved = takerAvailable + WALLET_RESERVED;
   const tifCode = TIFS.indexOf(c.tif);
   if (tifCode < 0) return reject('INVALID_TIF');
-  const tick = c.price;
+  let tick = c.price;
   if (!isTick(tick)) return reject('INVALID_PRICE');
   const qty = c.qty;
-  const cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
-  if (!isSafePos(qty) || !Number.isSafeInteger(qty * MONEY_PER_MCU[currencyIndex]!))
-    return reject('INVALID_QTY');
+  let cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  if (!isSafePos(qty)) return reject('INVALID_QTY');
+  // The payout bounds the cost, fee and collateral of the order (docs/exchange.md "Exact money").
+  if (qty * MONEY_PER_MCU[currencyIndex]! > MAX_MONEY) return reject('AMOUNT_OUT_OF_RANGE');
   let expiresAt = -1;
   if (c.tif === 'GTT') {
     // The expiry must be a time a Date can hold (ECMAScript's ±8.64e15 ms), or every read of the
@@ -111,6 +116,11 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
   }
   if (clientOrderId !== null && a.clientOrders.has(clientOrderId)) return reject('DUPLICATE_CLIENT_ORDER_ID');
+  const stp = c.stp === undefined ? STP_CANCEL_BOTH : stpCode(c.stp);
+  if (stp < 0) return reject('VALIDATION_FAILED', 'stp: CANCEL_BOTH, CANCEL_TAKER or CANCEL_MAKER');
+  const reprice = c.reprice;
+  if (reprice !== undefined && (typeof reprice !== 'boolean' || (reprice && c.tif !== 'PO')))
+    return reject('VALIDATION_FAILED', 'reprice: a boolean, true only with tif PO');
   const ref = outcomeOf(s, c);
   if (ref === undefined) return reject('OUTCOME_NOT_FOUND');
   const marketIndex = ref >> 1;
@@ -121,6 +131,14 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   // TRADABLE_EVENT_STATUSES (types.ts), spelled out on the order path.
   if (eventStatus !== 'OPEN_PREGAME' && eventStatus !== 'OPEN_INGAME') return reject('EVENT_NOT_TRADABLE');
   if (isLocked(s, market.event.id, c.ts)) return reject('TRADING_LOCKED');
+  const mmpCheck = c.mmp === undefined ? null : checkProtected(s, c, accountIndex, market, currencyIndex);
+  if (mmpCheck !== null) return mmpCheck;
+  if (reprice === true) {
+    // post-only reprice (docs/exchange.md "Books and matching"): rest one tick inside instead
+    tick = repricedTick(s, marketIndex * 2 + currencyIndex, side, tick);
+    if (tick < 0) return reject('POST_ONLY_WOULD_TAKE', 'no price left below the best opposite bid');
+    cost = tick * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  }
   // Live fills pay a taker fee; its worst case is reserved with the cost so the wallet can never
   // go negative (docs/exchange.md "Fees").
   const live = eventStatus === 'OPEN_INGAME' && s.feePpm > 0;
@@ -135,7 +153,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const bestOpp = b.best[opp]!;
   const crosses = bestOpp >= 0 && TICKS[bestOpp]! >= minTick;
   if (c.tif === 'PO' && crosses) return reject('POST_ONLY_WOULD_TAKE');
-  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, accountIndex) < qty)
+  if (c.tif === 'FOK' && fillable(s, b, opp, minTick, qty, accountIndex, stp === STP_CANCEL_MAKER) < qty)
     return reject('FOK_NOT_FILLED');
 
   // ---- accepted: reserve, match, rest or cancel the remainder
@@ -175,10 +193,20 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         s.fQty[nFills] = m;
         s.fLevel[nFills] = level;
         if (makerAccountIndex === accountIndex) {
-          // Self-trade prevention: both orders are cancelled, no money moves (docs/exchange.md "Books and matching").
-          s.fWash[nFills] = 1;
-          s.fFee[nFills] = 0;
-          nFills++;
+          // Self-trade prevention, no money moves (docs/exchange.md "Self-trade prevention"): the
+          // maker is cancelled and matching goes on, or the taker's remainder is cancelled — with
+          // the maker and a pair of wash records under CANCEL_BOTH.
+          if (stp === STP_CANCEL_MAKER) {
+            const next = pool.i32[h * IW + I_NEXT]!;
+            cancelHandle(s, h, 'WASH', c.ts);
+            h = next;
+            continue;
+          }
+          if (stp === STP_CANCEL_BOTH) {
+            s.fWash[nFills] = 1;
+            s.fFee[nFills] = 0;
+            nFills++;
+          }
           washed = true;
           break;
         }
@@ -297,6 +325,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       });
     }
   }
+  const mmpFilled =
+    nFills > 0 && s.mmpConfigs.size > 0 && mmpRecordFills(s, c, market, accountIndex, side, nFills);
   if (live) {
     // release the unused part of the fee reservation
     wallets[takerReserved]! -= feeCap - feeSoFar;
@@ -309,7 +339,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     pool.i32[h * IW + I_BOOK] = bookIndex;
     pool.i32[h * IW + I_ACCOUNT] = accountIndex;
     pool.i32[h * IW + I_SIDE] = side;
-    pool.i32[h * IW + I_TIF] = tifCode;
+    pool.i32[h * IW + I_TIF] = c.mmp === true ? tifCode | PROTECTED : tifCode;
     pool.i32[h * IW + I_LEVEL] = TICK_INDEX[tick]!;
     pool.f64[h * FW + F_QTY] = rem;
     pool.f64[h * FW + F_ORIGINAL_QTY] = qty;
@@ -325,16 +355,17 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
       s.expiries.push(expiresAt, seqNo, h);
       s.gttLive++;
     }
-    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, false, true);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, false, true, tick);
   } else {
     // IOC remainder, wash, or fully filled: release what is still reserved for the remainder
     if (rem > 0) {
       wallets[takerReserved]! -= tick * rem * moneyPerTick;
       wallets[takerAvailable]! += tick * rem * moneyPerTick;
     }
-    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false);
+    if (emit) placedRecord(s, placedAt, c, a, market, rem, expiresAt, clientOrderId, washed, false, tick);
   }
   if (rests || bookTouched) touchBook(s, bookIndex);
+  if (mmpFilled) mmpCheckLimits(s, c, market); // docs/exchange.md "Market-maker protection"
   return ok(s);
 }
 
@@ -355,6 +386,7 @@ export function placedRecord(
   clientOrderId: string | null,
   washed: boolean,
   rests: boolean,
+  price: number = c.price,
 ): void {
   const rec: OrderRecord = {
     id: c.orderId,
@@ -362,7 +394,7 @@ export function placedRecord(
     outcomeId: c.outcomeId,
     marketId: market.rec.id,
     currency: c.currency,
-    price: c.price,
+    price,
     qty: rem,
     originalQty: c.qty,
     tif: c.tif,
@@ -390,7 +422,8 @@ export function growFills(s: ExchangeState): void {
   s.fWash = g(s.fWash, new Uint8Array(n));
 }
 
-/** Quantity an order could take now before reaching its limit or its own account's order (FOK). */
+/** Quantity an order could take now before reaching its limit or its own account's order (FOK);
+ * with `skipOwn` (STP CANCEL_MAKER) past its own orders. */
 export function fillable(
   s: ExchangeState,
   b: Book,
@@ -398,13 +431,17 @@ export function fillable(
   minTick: number,
   want: number,
   accountIndex: number,
+  skipOwn = false,
 ): number {
   let got = 0;
   const lo = b.lo[opp]!;
   const base = b.base[opp]!;
   for (let level = b.best[opp]!; level >= lo && TICKS[level]! >= minTick; level--) {
     for (let h = b.head[base + level]!; h !== NIL; h = s.pool.i32[h * IW + I_NEXT]!) {
-      if (s.pool.i32[h * IW + I_ACCOUNT] === accountIndex) return got;
+      if (s.pool.i32[h * IW + I_ACCOUNT] === accountIndex) {
+        if (skipOwn) continue; // CANCEL_MAKER: own orders are cancelled, matching goes past them
+        return got;
+      }
       got += s.pool.f64[h * FW + F_QTY]!;
       if (got >= want) return got;
     }

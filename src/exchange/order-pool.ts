@@ -39,6 +39,8 @@ export const IW = 14;
 /** Set in I_TIF when the order id is not a canonical UUID: the string is in `strIds`. */
 export const ID_STR = 8;
 export const TIF_MASK = 7;
+/** Set in I_TIF when the order is protected by market-maker protection (mmp.ts). */
+export const PROTECTED = 16;
 
 /** Float64 fields (Money/Qty/Millis are safe integers, exact in float64). */
 export const F_QTY = 0; // remaining

@@ -10,6 +10,7 @@ import type {
   League,
   Level,
   MarketRecord,
+  MmpView,
   OrderRecord,
   OutcomeRecord,
   Position,
@@ -61,4 +62,7 @@ export interface ExchangeReader {
 
   /** Active locks (expired ones are removed by the Expire command). */
   locks(): { system: TradingLock | null; events: TradingLock[] };
+
+  /** The account's market-maker protection (configs and freezes), undefined for no such account. */
+  mmp(accountId: Id): MmpView | undefined;
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { newAccount } from './accounts.ts';
 import { BinReader, BinWriter } from './codec.ts';
 import { IdIndex } from './id-index.ts';
+import { readMmp, writeMmp } from './mmp-snapshot.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
@@ -20,6 +21,7 @@ import {
   I_TIF,
   IW,
   OrderPool,
+  PROTECTED,
   TIF_MASK,
 } from './order-pool.ts';
 import { newPos } from './positions.ts';
@@ -117,7 +119,7 @@ export function* snapshotSlices(
     w.u32(pool.i32[h * IW + I_ACCOUNT]!);
     w.u32(pool.i32[h * IW + I_BOOK]!);
     w.u8(pool.i32[h * IW + I_SIDE]!);
-    w.u8(pool.i32[h * IW + I_TIF]! & TIF_MASK);
+    w.u8(pool.i32[h * IW + I_TIF]! & (TIF_MASK | PROTECTED));
     w.u32(pool.i32[h * IW + I_LEVEL]!);
     w.f64(pool.f64[h * FW + F_QTY]!);
     w.f64(pool.f64[h * FW + F_ORIGINAL_QTY]!);
@@ -132,6 +134,7 @@ export function* snapshotSlices(
       yield;
     }
   }
+  writeMmp(s, w);
   return w.bytes();
 }
 
@@ -300,6 +303,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     fresh.orderIdx.insertKey(idHash, h); // after I_TIF (it adds ID_STR there)
     link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]!), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]!]!);
   }
+  if (!r.done()) readMmp(fresh, r);
   if (!r.done()) throw new Error('snapshot has trailing bytes');
   rebuildExpiries(fresh);
   return fresh;

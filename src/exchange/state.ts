@@ -22,13 +22,14 @@ import type {
   Id,
   League,
   MarketRecord,
+  MmpConfig,
   OutcomeRecord,
   Team,
   TradingLock,
 } from './types.ts';
 
 export type Cmd<T extends Command['type']> = Extract<Command, { type: T }>;
-export type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE';
+export type CancelReason = 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' | 'MMP';
 
 export const DEFAULT_FEE_PPM = 30_000; // 0.03 (docs/exchange.md "Fees")
 export const CUR_INDEX: Record<string, number> = { CASH: 0, COIN: 1 };
@@ -87,6 +88,18 @@ export interface Pos {
   twin: Pos | null;
 }
 
+/** Fills of protected orders of one account on one event and currency within the MMP interval. */
+export interface MmpWindow {
+  accountIndex: number;
+  eventId: Id;
+  currencyIndex: number;
+  /** [ts, qty, signed qty] per fill, oldest first, from index `from`. */
+  fills: number[];
+  from: number;
+  qty: number;
+  net: number;
+}
+
 export interface Account {
   idx: number;
   id: Id;
@@ -136,6 +149,13 @@ export class ExchangeState {
   wallets = new Float64Array(WALLET_SLOTS * 64);
   accountIdx = new Map<Id, number>();
   lockMap = new Map<Id, TradingLock>();
+  /** Market-maker protection (mmp.ts): configs, freezes and fill windows, keyed as mmp.ts says. */
+  mmpConfigs = new Map<
+    string,
+    { accountIndex: number; eventId: Id | null; currencyIndex: number; config: MmpConfig }
+  >();
+  mmpFrozen = new Map<string, { accountIndex: number; eventId: Id; until: number }>();
+  mmpWindows = new Map<string, MmpWindow>();
 
   // ------------------------------------------------------------------ per-command scratch
   stamp = 0;

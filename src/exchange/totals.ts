@@ -36,35 +36,64 @@ export interface ExchangeTotals {
 export function totals(s: ExchangeState): ExchangeTotals {
   const out = {} as ExchangeTotals;
   CURRENCIES.forEach((cur, currencyIndex) => {
-    let available = 0;
-    let reserved = 0;
-    let positionsCost = 0;
+    // Summed in BigInt: every balance is an integer-valued double (exact in BigInt), so the sums
+    // and the imbalance are exact and conservation cannot pass or fail by rounding.
+    let available = 0n;
+    let reserved = 0n;
+    let positionsCost = 0n;
     for (const a of s.accounts) {
-      available += s.wallets[a.idx * WALLET_SLOTS + currencyIndex]!;
-      reserved += s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]!;
-      for (const p of a.positions.values()) if ((p.key & 1) === currencyIndex) positionsCost += p.cost;
+      available += BigInt(s.wallets[a.idx * WALLET_SLOTS + currencyIndex]!);
+      reserved += BigInt(s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]!);
+      for (const p of a.positions.values())
+        if ((p.key & 1) === currencyIndex) positionsCost += BigInt(p.cost);
     }
-    let collateral = 0;
-    for (const m of s.markets) collateral += m.collateral[currencyIndex]!;
+    let collateral = 0n;
+    for (const m of s.markets) collateral += BigInt(m.collateral[currencyIndex]!);
     const t: CurrencyTotals = {
       deposits: s.deposits[currencyIndex]!,
       withdrawals: s.withdrawals[currencyIndex]!,
-      available,
-      reserved,
-      collateral,
-      positionsCost,
+      available: Number(available),
+      reserved: Number(reserved),
+      collateral: Number(collateral),
+      positionsCost: Number(positionsCost),
       fees: s.fees[currencyIndex]!,
       paidOut: s.paidOut[currencyIndex]!,
-      imbalance:
-        available +
-        reserved +
-        collateral +
-        s.fees[currencyIndex]! -
-        (s.deposits[currencyIndex]! - s.withdrawals[currencyIndex]!),
+      imbalance: Number(
+        conservationImbalance({
+          available,
+          reserved,
+          collateral,
+          fees: s.fees[currencyIndex]!,
+          deposits: s.deposits[currencyIndex]!,
+          withdrawals: s.withdrawals[currencyIndex]!,
+        }),
+      ),
     };
     out[cur] = t;
   });
   return out;
+}
+
+/**
+ * available + reserved + collateral + fees − (deposits − withdrawals), exactly: each part an
+ * integer (a bigint, or an integer-valued double converted without loss). A part that is not an
+ * integer throws (RangeError): money is integers only.
+ */
+export function conservationImbalance(p: {
+  available: bigint | number;
+  reserved: bigint | number;
+  collateral: bigint | number;
+  fees: bigint | number;
+  deposits: bigint | number;
+  withdrawals: bigint | number;
+}): bigint {
+  return (
+    BigInt(p.available) +
+    BigInt(p.reserved) +
+    BigInt(p.collateral) +
+    BigInt(p.fees) -
+    (BigInt(p.deposits) - BigInt(p.withdrawals))
+  );
 }
 
 /**

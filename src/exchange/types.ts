@@ -11,6 +11,11 @@
 // carry them, so replay looks up no string). A handle is used only when it names the same id; else
 // the id is looked up (docs/exchange.md "Handles").
 
+import type { MmpConfig } from './mmp-types.ts'; // docs/exchange.md "Market-maker protection"
+
+export type { MmpConfig, MmpView } from './mmp-types.ts';
+export { MMP_MAX_MS } from './mmp-types.ts';
+
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
 
@@ -63,6 +68,10 @@ export const TIFS = ['GTC', 'GTT', 'IOC', 'FOK', 'PO'] as const;
 export type TimeInForce = (typeof TIFS)[number];
 /** Times in force whose unfilled remainder rests on the book; an IOC or FOK remainder is cancelled. */
 export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO']);
+
+/** Self-trade prevention modes of a PlaceOrder, CANCEL_BOTH the default (docs/exchange.md). */
+export const STP_MODES = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
+export type StpMode = (typeof STP_MODES)[number];
 
 export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -272,6 +281,12 @@ export type Command =
       ttl?: number;
       flags?: string | null;
       clientOrderId?: string | null;
+      /** Self-trade prevention mode; absent = CANCEL_BOTH (docs/exchange.md "Self-trade prevention"). */
+      stp?: StpMode;
+      /** PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE. */
+      reprice?: boolean;
+      /** Market-maker protection: the order is protected (docs/exchange.md "Market-maker protection"). */
+      mmp?: boolean;
     })
   | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
   | (Base & {
@@ -288,7 +303,18 @@ export type Command =
   | (Base & { type: 'Expire' })
   | (Base & { type: 'SetLock'; lock: TradingLock })
   | (Base & { type: 'ClearLock'; lockId: Id })
-  | (Base & { type: 'SetFeeCoefficient'; coefficient: number });
+  | (Base & { type: 'SetFeeCoefficient'; coefficient: number })
+  /** Market-maker protection of an account on one event (eventId) or by default (null), per currency. */
+  | (Base & {
+      type: 'SetMmp';
+      accountId: Id;
+      ah?: number;
+      eventId: Id | null;
+      currency: Currency;
+      config: MmpConfig;
+    })
+  /** Lifts an MMP freeze of an account on one event, or on all its events (eventId null). */
+  | (Base & { type: 'ResetMmp'; accountId: Id; ah?: number; eventId: Id | null });
 
 export type CommandType = Command['type'];
 
@@ -313,13 +339,30 @@ export type DomainEvent =
   | { kind: 'CatalogChanged'; eventIds: Id[]; marketIds: Id[] }
   | { kind: 'OrderPlaced'; order: OrderRecord }
   | { kind: 'OrderFilled'; fill: Fill }
-  | { kind: 'OrderCanceled'; order: OrderRecord; reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' }
+  | {
+      kind: 'OrderCanceled';
+      order: OrderRecord;
+      reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' | 'MMP';
+    }
   | { kind: 'BookChanged'; marketId: Id; currency: Currency }
   | { kind: 'WalletChanged'; accountId: Id; currency: Currency }
   | { kind: 'PositionChanged'; position: Position }
   | { kind: 'MarketSettled'; marketId: Id; result: Id | 'PUSH' }
   | { kind: 'EventStatusChanged'; eventId: Id; from: EventStatus; to: EventStatus }
   | { kind: 'LocksChanged' }
+  /** An MMP breach froze protected orders of the account on the event (frozenUntil null: until reset). */
+  | {
+      kind: 'MmpTriggered';
+      accountId: Id;
+      eventId: Id;
+      currency: Currency;
+      qty: Qty;
+      net: Qty;
+      frozenUntil: Millis | null;
+      canceled: number;
+      ts: Millis;
+    }
+  | { kind: 'MmpReset'; accountId: Id; eventId: Id | null; ts: Millis }
   | {
       kind: 'LedgerEntry';
       accountId: Id;

@@ -9,6 +9,25 @@ import type { Currency, Money, Qty, Tick } from './types.ts';
 /** Money per currency unit (Money is 1e-5 of a unit). */
 export const MONEY_PER_UNIT = 100_000;
 
+/**
+ * The money ceiling (docs/exchange.md "Exact money"): 1e15 Money = 10 billion currency units, one
+ * eighth of Number.MAX_SAFE_INTEGER. The engine refuses (AMOUNT_OUT_OF_RANGE) any deposit, order
+ * payout or balance that would pass it, and any deposit that would take a currency's money in the
+ * exchange (deposits − withdrawals) past it; every wallet, reserve, collateral pool, position cost
+ * and fee total is part of that money, so each stays an exact integer in a double, and so does any
+ * sum of two or three of them (the matching loop's arithmetic).
+ */
+export const MAX_MONEY = 1_000_000_000_000_000;
+
+/** MAX_MONEY in currency units (10 billion): the largest deposit or withdrawal the edge accepts. */
+export const MAX_UNITS = 10_000_000_000;
+
+/** The largest order quantity whose payout fits MAX_MONEY in CASH (1e12 MCU); COIN allows 1e10. */
+export const MAX_QTY_MCU = 1_000_000_000_000;
+
+/** The cumulative deposits counter of a currency (a lifetime total) must stay exact: at most this. */
+export const MAX_MONEY_COUNTER = Number.MAX_SAFE_INTEGER;
+
 /** Money per minimum currency unit by currency index (CURRENCIES order: CASH, COIN): CASH 1 MCU =
  * 0.01 Cash = 1000 Money; COIN 1 MCU = 1 Coin. The engine indexes these on its hot path. */
 export const MONEY_PER_MCU: readonly number[] = [1_000, 100_000];

@@ -8,7 +8,15 @@
 
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { Currency, DomainEvent, Fill, Id, OrderRecord, TimeInForce } from '../exchange/types.ts';
+import type {
+  Currency,
+  DomainEvent,
+  Fill,
+  Id,
+  OrderRecord,
+  StpMode,
+  TimeInForce,
+} from '../exchange/types.ts';
 import { priceToTick } from '../exchange/units.ts';
 import type { CommandInput, ExchangePort } from './exchange-port.ts';
 
@@ -22,6 +30,9 @@ export interface PlaceRequest {
   ttl?: number;
   flags?: string;
   clientOrderId?: string;
+  stp?: StpMode;
+  reprice?: boolean;
+  mmp?: boolean;
 }
 
 /**
@@ -70,6 +81,9 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
   if (b.tif !== 'GTT' && b.ttl !== undefined) {
     throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
   }
+  if (b.reprice === true && b.tif !== 'PO') {
+    throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
+  }
   return {
     type: 'PlaceOrder',
     orderId,
@@ -82,6 +96,10 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
     ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
     flags: b.flags ?? null,
     clientOrderId: b.clientOrderId ?? null,
+    // absent options add no key: the journaled command stays byte-identical
+    ...(b.stp !== undefined ? { stp: b.stp } : {}),
+    ...(b.reprice === true ? { reprice: true } : {}),
+    ...(b.mmp === true ? { mmp: true } : {}),
   };
 }
 

@@ -52,7 +52,7 @@ export const CHANNELS: readonly ChannelSpec[] = [
     scope: 'read:trader',
     scopeMessage: 'The private channel requires the scope read:trader',
     retention: 'privateRetainFrames',
-    messages: ['place', 'fill', 'cancel', 'deadman'],
+    messages: ['place', 'fill', 'cancel', 'deadman', 'mmp'],
     build: privateFrames,
   },
 ];

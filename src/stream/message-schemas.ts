@@ -292,6 +292,42 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       },
     },
   },
+  mmp: {
+    summary:
+      'Private: market-maker protection froze your protected orders on an event (a breach, in the command that breached) or a reset lifted freezes.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'mmp' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'state',
+            'eventId',
+            'currency',
+            'qtyFilled',
+            'netExposure',
+            'canceled',
+            'frozenUntil',
+            'timestamp',
+          ],
+          additionalProperties: false,
+          properties: {
+            state: { type: 'string', enum: ['FROZEN', 'RESET'] },
+            eventId: { anyOf: [uuid, { type: 'null' }] },
+            currency: { anyOf: [currencySchema, { type: 'null' }] },
+            qtyFilled: nonNegInt,
+            netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
+            canceled: nonNegInt,
+            frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
+            timestamp: isoTime,
+          },
+        },
+      },
+    },
+  },
   place: {
     summary: 'Private: one of your orders was accepted (the REST order shape).',
     payload: {

@@ -8,7 +8,15 @@
 // sequence fields to both (`seq`, `journalSeq`, `part`, `parts`) — extra keys an existing client
 // ignores.
 
-import type { Currency, Fill, Id, MarketRecord, MarketStatus, OrderRecord } from '../exchange/types.ts';
+import type {
+  Currency,
+  DomainEvent,
+  Fill,
+  Id,
+  MarketRecord,
+  MarketStatus,
+  OrderRecord,
+} from '../exchange/types.ts';
 import { tickToPrice } from '../exchange/units.ts';
 import type { WireBook } from '../http/wire/book.ts';
 import { isoMillis, marketTypeName } from '../http/wire/names.ts';
@@ -96,6 +104,24 @@ export interface PrivateCancel {
   flags?: string;
 }
 
+/** Market-maker protection of one of your accounts changed (docs/stream.md "Messages"). */
+export interface PrivateMmp {
+  /** FROZEN: a breach cancelled your protected orders on the event; RESET: ResetMmp lifted freezes. */
+  state: 'FROZEN' | 'RESET';
+  /** The event; null on a reset of every event. */
+  eventId: Id | null;
+  /** The currency whose limits were reached; null on a reset. */
+  currency: Currency | null;
+  /** Quantity filled and net exposure (outcome 0 − outcome 1) within the interval, MCU; 0 on a reset. */
+  qtyFilled: number;
+  netExposure: number;
+  /** Protected orders the breach cancelled. */
+  canceled: number;
+  /** When the freeze ends; null: until reset (or on a reset). */
+  frozenUntil: string | null;
+  timestamp: string;
+}
+
 export interface DeadmanReport {
   reason: 'disconnect' | 'timeout';
   /** Orders the one CancelOrders command cancelled. */
@@ -173,6 +199,32 @@ export function privateCancel(o: OrderRecord): PrivateCancel {
   };
   if (o.flags !== null) out.flags = o.flags;
   return out;
+}
+
+export function privateMmp(e: Extract<DomainEvent, { kind: 'MmpTriggered' | 'MmpReset' }>): PrivateMmp {
+  if (e.kind === 'MmpReset') {
+    const at = isoMillis(e.ts);
+    return {
+      state: 'RESET',
+      eventId: e.eventId,
+      currency: null,
+      qtyFilled: 0,
+      netExposure: 0,
+      canceled: 0,
+      frozenUntil: null,
+      timestamp: at,
+    };
+  }
+  return {
+    state: 'FROZEN',
+    eventId: e.eventId,
+    currency: e.currency,
+    qtyFilled: e.qty,
+    netExposure: e.net,
+    canceled: e.canceled,
+    frozenUntil: e.frozenUntil === null ? null : isoMillis(e.frozenUntil),
+    timestamp: isoMillis(e.ts),
+  };
 }
 
 export function privatePlace(o: OrderRecord): WireOrder {

@@ -1,9 +1,10 @@
 // The `private` channel's frames (docs/stream.md "Messages"): each account's own order events of
-// one applied command (`place`, `fill`, `cancel`), in event order, with the command's journal seq.
+// one applied command (`place`, `fill`, `cancel`, and `mmp` when market-maker protection froze or
+// was reset), in event order, with the command's journal seq.
 
 import type { Id } from '../exchange/types.ts';
 import type { FrameInput } from './channel-types.ts';
-import { envelope, privateCancel, privateFill, privatePlace } from './messages.ts';
+import { envelope, privateCancel, privateFill, privateMmp, privatePlace } from './messages.ts';
 
 export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, string[]> | undefined {
   let out: Map<Id, string[]> | undefined;
@@ -18,6 +19,8 @@ export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, strin
       push(e.order.accountId, envelope('place', privatePlace(e.order), { journalSeq }));
     else if (e.kind === 'OrderFilled')
       push(e.fill.accountId, envelope('fill', privateFill(e.fill), { journalSeq }));
+    else if (e.kind === 'MmpTriggered' || e.kind === 'MmpReset')
+      push(e.accountId, envelope('mmp', privateMmp(e), { journalSeq }));
     else if (e.kind === 'OrderCanceled') {
       push(e.order.accountId, envelope('cancel', privateCancel(e.order), { journalSeq }));
     }

@@ -7,7 +7,9 @@
 // The stream exercises every command type: catalog growth (events, markets, teams), status changes
 // (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
 // locks, the fee coefficient, and trading in both currencies with every time in force, client order
-// ids, self-trades, netting, batch and scoped cancels and expiry sweeps.
+// ids, self-trades, netting, batch and scoped cancels and expiry sweeps; and, drawn from a second
+// generator so the original stream's draws are unchanged, the self-trade prevention modes, the
+// post-only reprice, market-maker protection (SetMmp, ResetMmp, protected orders, breaches).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -38,6 +40,14 @@ function marketsFor(e: number): MarketSpec[] {
 /** The fixed stream, generated lazily (a server parses, applies and drops its commands). */
 function* stream(): Generator<Command> {
   const r = rng(20_261_124);
+  const r2 = rng(20_261_126); // the options added later (see the header)
+  const STP = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
+  const mmpConfig = () => ({
+    intervalMs: 500 + Math.floor(r2() * 3_000),
+    qtyLimit: r2() < 0.2 ? 0 : 2_000 + Math.floor(r2() * 20_000),
+    netLimit: 1_000 + Math.floor(r2() * 8_000),
+    freezeMs: r2() < 0.3 ? 0 : Math.floor(r2() * 4_000),
+  });
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   let ts = T0;
   yield { type: 'CreateLeague', ts, code: 'NFL', name: 'National Football League' };
@@ -45,6 +55,11 @@ function* stream(): Generator<Command> {
     yield { type: 'CreateAccount', ts, accountId: `acct-${a}` };
     yield { type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'CASH', amount: 5_000_000_000 };
     yield { type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'COIN', amount: 2_000_000_000 };
+  }
+  // market-maker protection: defaults of the first 12 accounts (per-event ones come with events)
+  for (let a = 0; a < 12; a++) {
+    const currency: Currency = a % 3 === 0 ? 'COIN' : 'CASH';
+    yield { type: 'SetMmp', ts, accountId: `acct-${a}`, eventId: null, currency, config: mmpConfig() };
   }
   /** Events in play: id and status. */
   const live: { e: number; status: EventStatus }[] = [];
@@ -80,12 +95,21 @@ function* stream(): Generator<Command> {
       markets: marketsFor(e).slice(0, 2),
     };
     live.push({ e, status: 'OPEN_PREGAME' });
+    const mm = Math.floor(r2() * 12);
+    yield {
+      type: 'SetMmp',
+      ts,
+      accountId: `acct-${mm}`,
+      eventId: `e${e}`,
+      currency: 'CASH',
+      config: mmpConfig(),
+    };
   };
   for (let i = 0; i < 4; i++) yield* newEvent();
 
   const placed: { id: string; acct: string; e: number }[] = [];
   let n = 0;
-  let emitted = 1 + 3 * ACCOUNTS + 4 * 3;
+  let emitted = 1 + 3 * ACCOUNTS + 12 + 4 * 4;
   while (emitted < N) {
     ts += 1 + Math.floor(r() * 40);
     const x = r();
@@ -119,7 +143,15 @@ function* stream(): Generator<Command> {
       if (r() < 0.1) cmd.clientOrderId = `c${Math.floor(r() * 500)}`;
       if (r() < 0.05) cmd.flags = 'bench';
       if (r() < 0.002) cmd.qty = r() < 0.5 ? 0 : 1.5; // invalid: rejected
+      const o = r2();
+      if (o < 0.12) cmd.stp = STP[Math.floor(o * 25) % 3]!;
+      if (tif === 'PO' && r2() < 0.5) cmd.reprice = true;
+      if (Number(acct.slice(5)) < 12 && r2() < 0.6) cmd.mmp = true;
       batch = [cmd];
+      if (r2() < 0.004) {
+        const ev = pick(live);
+        batch.push({ type: 'ResetMmp', ts, accountId: acct, eventId: r2() < 0.5 ? null : `e${ev.e}` });
+      }
     } else if (x < 0.85 && placed.length > 0) {
       const o = placed[Math.max(0, placed.length - 1 - Math.floor(r() * 300))] as (typeof placed)[number];
       batch = [{ type: 'CancelOrder', ts, accountId: r() < 0.95 ? o.acct : acct, orderId: o.id }];
@@ -231,6 +263,7 @@ function* stream(): Generator<Command> {
           price: 500,
           qty: 300,
           tif: 'GTC',
+          ...(r2() < 0.6 ? { stp: STP[Math.floor(r2() * 3)]! } : {}),
         },
       ];
       placed.push({ id, acct, e: ev.e });
@@ -242,14 +275,15 @@ function* stream(): Generator<Command> {
   }
 }
 
-/** Values computed on the engine before it was split (see the header). */
+/** Values computed on the engine before it was split (see the header), re-pinned when the stream
+ * gained the self-trade prevention modes, the post-only reprice and market-maker protection. */
 const PINNED = {
   commands: 300_000,
-  accepted: 192_189,
-  hashAt100k: '3ad46fd5d659ed714d057870d667c2142c01c633da5d9d96322745544ce82892',
-  hashAt200k: 'c3c5449db195334df9f54bcb71aaed4d50ac1e680064d557d14cfc00e5277c14',
-  finalHash: '6fef9596c6fd580cdfc913ef8481723c2fff17056b820fc4ced91cec69c199c7',
-  resultsDigest: 'f1c286e5516e4e2b1c45365076bc08760b0906cc5b71f13b43e200ea12a56777',
+  accepted: 186_705,
+  hashAt100k: '6eae2d3125ca4f082aac954d6ae873129073420f8206f43bc760f19fd895ee21',
+  hashAt200k: 'b9c919226e0826172b31339ad1ab9b2cf039e76a6f189ddd4062c1b1b81cd096',
+  finalHash: 'e67fa7a8f23796fe4dcaebb39df2eb45f69155f737d1570ba98581d76a739492',
+  resultsDigest: '8ae8df7c2d0a3612fb30ee30a0daae060d241b93f624c161e264bef50e505015',
 };
 
 describe('fixed 300k-command stream', () => {

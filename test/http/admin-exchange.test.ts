@@ -59,6 +59,36 @@ describe('money', () => {
     });
     assert.equal(json<{ balance: number }>(bal).balance, 10012);
   });
+  test('amounts past the money ceiling: the schema and the engine refuse them', async () => {
+    await expectCommands(0, async () => {
+      const tooMuch = await post(`/admin/v1/accounts/${ACCOUNT_A}/deposits`, {
+        currency: 'CASH',
+        amount: 10_000_000_000.00001,
+      });
+      assertError(tooMuch, 400, 'INVALID_AMOUNT');
+      // within the schema's bound, but the wallet already holds money: past the ceiling
+      const over = await post(`/admin/v1/accounts/${ACCOUNT_A}/deposits`, {
+        currency: 'CASH',
+        amount: 10_000_000_000,
+      });
+      assertError(over, 400, 'AMOUNT_OUT_OF_RANGE');
+      const order = (body: object) =>
+        h.app.inject({
+          method: 'POST',
+          url: '/nbx/v2/emm/orders/place',
+          headers: trader(ACCOUNT_A),
+          payload: {
+            outcomeId: outcomeId(15, 'TOTAL', 0),
+            price: 0.5,
+            currency: 'CASH',
+            tif: 'GTC',
+            ...body,
+          },
+        });
+      assertError(await order({ qty: 1_000_000_000_001 }), 400, 'INVALID_QTY');
+      assertError(await order({ qty: 10_000_000_001, currency: 'COIN' }), 400, 'AMOUNT_OUT_OF_RANGE');
+    });
+  });
   test('bad amounts, currencies, accounts, scopes', async () => {
     await expectCommands(0, async () => {
       assertError(

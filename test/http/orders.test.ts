@@ -208,6 +208,43 @@ describe('placing', () => {
   });
 });
 
+describe('self-trade prevention and post-only reprice', () => {
+  const own = async () => {
+    const r = await place(bid({ price: 0.5 }));
+    assert.equal(r.statusCode, 201, r.body);
+    return json<Order>(r).id;
+  };
+  test('without the options the journaled command carries no stp or reprice key', async () => {
+    await own();
+    const cmd = h.port.applied.at(-1) as unknown as Record<string, unknown>;
+    assert.equal(cmd.type, 'PlaceOrder');
+    assert.ok(!('stp' in cmd) && !('reprice' in cmd), JSON.stringify(cmd));
+  });
+  test('CANCEL_TAKER: the taker is cancelled, the own resting order stays', async () => {
+    const resting = await own();
+    const r = await place(bid({ outcomeId: outcomeId(G, 'MONEY', 1), price: 0.5, stp: 'CANCEL_TAKER' }));
+    assert.equal(r.statusCode, 201, r.body);
+    assert.equal(json<Order>(r).status, 'CANCELED');
+    assert.equal(json<Order>(await get(`/nbx/v2/emm/orders/${resting}`)).status, 'RESTING');
+  });
+  test('CANCEL_MAKER: the own resting order is cancelled, the taker rests', async () => {
+    const resting = await own();
+    const r = await place(bid({ outcomeId: outcomeId(G, 'MONEY', 1), price: 0.5, stp: 'CANCEL_MAKER' }));
+    assert.equal(r.statusCode, 201, r.body);
+    assert.equal(json<Order>(r).status, 'RESTING');
+    assert.equal(json<Order>(await get(`/nbx/v2/emm/orders/${resting}`)).status, 'CANCELED');
+  });
+  test('a crossing PO with reprice rests one tick inside, taking nothing', async () => {
+    const r = await place(bid({ price: 0.55, tif: 'PO', reprice: true }));
+    assert.equal(r.statusCode, 201, r.body);
+    const o = json<Order>(r);
+    h.checkShape('POST', '/nbx/v2/emm/orders/place', 201, o);
+    assert.equal(o.status, 'RESTING');
+    assert.ok(o.price < 0.55, `${o.price}`);
+    assert.deepEqual(o.fills, []);
+  });
+});
+
 describe('rejections', () => {
   const cases: [string, Record<string, unknown>, number, string][] = [
     ['price off the table', { price: 0.051 }, 400, 'INVALID_PRICE'],
@@ -222,6 +259,9 @@ describe('rejections', () => {
     ['malformed outcome id', { outcomeId: 'abc' }, 400, 'INVALID_ID'],
     ['GTT without ttl', { tif: 'GTT' }, 400, 'VALIDATION_FAILED'],
     ['flags over 8 chars', { flags: '123456789' }, 400, 'VALIDATION_FAILED'],
+    ['unknown stp mode', { stp: 'CANCEL_NONE' }, 400, 'VALIDATION_FAILED'],
+    ['reprice without PO', { reprice: true }, 400, 'VALIDATION_FAILED'],
+    ['reprice not a boolean', { tif: 'PO', reprice: 'yes' }, 400, 'VALIDATION_FAILED'],
     ['unknown field', { colour: 'red' }, 400, 'VALIDATION_FAILED'],
     ['unknown outcome', { outcomeId: '00000000-0000-4000-8000-000000000000' }, 404, 'OUTCOME_NOT_FOUND'],
     [

@@ -8,6 +8,7 @@ import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { asyncApiDocument } from '../../src/stream/asyncapi.ts';
 import { schemas, serverMessages } from '../../src/stream/message-schemas.ts';
+import { envelope, privateMmp } from '../../src/stream/messages.ts';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
   AjvModule) as typeof AjvModule.default;
@@ -38,6 +39,33 @@ describe('AsyncAPI document', () => {
       assert.ok(v(frame), `${name}: ${ajv.errorsText(v.errors)}`);
     };
     const id = '01a20c00-0424-7006-9390-6b6596b47148';
+    for (const e of [
+      {
+        kind: 'MmpTriggered' as const,
+        accountId: id,
+        eventId: id,
+        currency: 'CASH' as const,
+        qty: 120,
+        net: -40,
+        frozenUntil: 1_800_000_005_000,
+        canceled: 3,
+        ts: 1_800_000_000_000,
+      },
+      {
+        kind: 'MmpTriggered' as const,
+        accountId: id,
+        eventId: id,
+        currency: 'COIN' as const,
+        qty: 5,
+        net: 5,
+        frozenUntil: null,
+        canceled: 0,
+        ts: 1,
+      },
+      { kind: 'MmpReset' as const, accountId: id, eventId: null, ts: 1_800_000_000_000 },
+    ]) {
+      check('mmp', JSON.parse(envelope('mmp', privateMmp(e), { journalSeq: 9 })));
+    }
     check('bookTick', {
       type: 'PLACE',
       order: {

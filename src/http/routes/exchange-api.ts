@@ -9,6 +9,7 @@ import eventRoutes from './events.ts';
 import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
+import mmpRoutes from './mmp.ts';
 import orderRoutes from './orders.ts';
 import orderSocket from './trade.ts';
 import tradeRoutes from './trades.ts';
@@ -22,6 +23,7 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(tradeRoutes, opts);
   await app.register(orderRoutes, opts);
   await app.register(accountRoutes, opts);
+  await app.register(mmpRoutes, opts);
   await app.register(adminExchangeRoutes, opts);
   if (opts.auth !== undefined) await app.register(orderSocket, { port: opts.port, auth: opts.auth });
 }

@@ -1,6 +1,7 @@
 // Bodies and answers of the operator API for the exchange.
 
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
+import { MAX_UNITS } from '../../exchange/units.ts';
 import { MARKET_TYPE_FILTER_VALUES } from '../wire/names.ts';
 import { eventSchema, marketSchema } from './catalog.ts';
 import { currency, uuid } from './common.ts';
@@ -9,7 +10,12 @@ export const moneyBodySchema = {
   type: 'object',
   properties: {
     currency,
-    amount: { type: 'number', exclusiveMinimum: 0, description: 'Currency units, at most 5 decimals' },
+    amount: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_UNITS,
+      description: 'Currency units, at most 5 decimals and at most 10 billion (the money ceiling)',
+    },
   },
   required: ['currency', 'amount'],
   additionalProperties: false,

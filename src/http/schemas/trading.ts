@@ -1,7 +1,8 @@
 // Wire shapes of orders, fills, positions and balances (docs/http.md "Orders and
 // account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
 
-import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';
+import { ORDER_STATUSES, STP_MODES, TIFS } from '../../exchange/types.ts';
+import { MAX_QTY_MCU } from '../../exchange/units.ts';
 import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
 import { currency, isoTime, nullableIsoTime, price, qtyMcu, units, uuid } from './common.ts';
 
@@ -114,7 +115,13 @@ export const placeBodySchema = {
   properties: {
     outcomeId: uuid,
     price,
-    qty: { type: 'integer', minimum: 1, description: 'Payout in MCU, a positive integer' },
+    qty: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_QTY_MCU,
+      description:
+        'Payout in MCU, a positive integer; its payout at most 10 billion currency units (CASH 1e12 MCU, COIN 1e10 MCU)',
+    },
     currency,
     tif: { type: 'string', enum: [...TIFS], description: 'Time in force' },
     ttl: {
@@ -129,6 +136,21 @@ export const placeBodySchema = {
       minLength: 1,
       maxLength: 64,
       description: 'Idempotency key: the same id returns the same order',
+    },
+    stp: {
+      type: 'string',
+      enum: [...STP_MODES],
+      description:
+        'Self-trade prevention when this order meets its own account’s resting order: CANCEL_BOTH (the default), CANCEL_TAKER or CANCEL_MAKER',
+    },
+    reprice: {
+      type: 'boolean',
+      description: 'tif PO only: rest at the best non-crossing price instead of POST_ONLY_WOULD_TAKE',
+    },
+    mmp: {
+      type: 'boolean',
+      description:
+        'Protected by market-maker protection (PUT /nbx/v2/emm/mmp first): a breach cancels it; refused while frozen',
     },
   },
   required: ['outcomeId', 'price', 'qty', 'currency', 'tif'],
