@@ -57,6 +57,8 @@ import { localDay, SCHEDULED_LEAGUES } from './schedule.ts';
 import { marketResult } from './settle.ts';
 import { finishGameCommands, HOUR, MINUTE, TIMING } from './slate.ts';
 
+export { liveOptions } from './live-options.ts';
+
 export interface LiveConfig {
   /** Keep fixtures listed this far ahead. */
   horizonMs: number;
