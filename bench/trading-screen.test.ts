@@ -98,6 +98,10 @@ describe('trading screen on the living demo', { skip: missing }, () => {
     // Live rows come first.
     assert.equal(await page.locator('table.board tbody tr').first().getAttribute('class'), 'live');
     await page.locator('table.board tbody tr.live .score').first().waitFor({ timeout: 30_000 });
+    // The game clock the living demo sets, in the league's words (Q2 12:05, P3 4:10, Inning 7…).
+    const clock = page.locator('table.board tbody tr.live .clock').first();
+    await clock.waitFor({ timeout: 30_000 });
+    assert.match(await clock.innerText(), /^(Q\d|P\d|\d(st|nd|rd|th) half|Inning|Hole|Round|Period)/);
     const prices = () =>
       page.locator('table.board .px').evaluateAll((els) => els.map((e) => e.textContent ?? '').join('|'));
     const before = await prices();

@@ -37,6 +37,8 @@ export interface Config {
   demoLive: boolean;
   /** Simulated seconds per real second for the living demo (tests use large values). */
   demoSpeed: number;
+  /** The living demo's pre-game line moves per game per hour (0: pre-game lines stay put). */
+  demoPregameMoves: number;
   /** Live taker fee coefficient, docs/exchange.md "Fees". */
   feeCoefficient: number;
   /** Move events OPEN_PREGAME → OPEN_INGAME at scheduledStart. */
@@ -300,6 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoSeed: int(env, 'DEMO_SEED', 20261121, 0, 2 ** 31 - 1),
     demoLive: bool(env, 'DEMO_LIVE', demo),
     demoSpeed: num(env, 'DEMO_SPEED', 1, 0.001, 1_000_000),
+    demoPregameMoves: num(env, 'DEMO_PREGAME_MOVES', 6, 0, 3600),
     feeCoefficient: num(env, 'FEE_COEFFICIENT', 0.03, 0, 1),
     autoGoLive: bool(env, 'AUTO_GO_LIVE', true),
     parlayRateLimit: int(env, 'PARLAY_RATE_LIMIT', 60, 0, 1_000_000),

@@ -12,7 +12,7 @@
 //      before the start; → OPEN_INGAME at the start (the engine drains resting orders); now and
 //      then OPEN_INGAME → DELAYED → OPEN_INGAME; after the league's typical duration a score drawn
 //      from the in-play state, FINAL, markets CLOSED and settled from it;
-//   3. in play, the score so far follows the walk (below); before the start, now and then a game's line moves (news, flow: a small mean-reverting
+//   3. in play, the score so far follows the walk (below) and the clock the progress (game-clock.ts); before the start, now and then a game's line moves (news, flow: a small mean-reverting
 //      shift of the expected margin and total), so pre-game books move too; in play, the fair line
 //      is a random walk: the home margin M(τ) = μ_M + σ_M·W(τ) over game
 //      progress τ ∈ [0, 1], so the final margin is M(1) and the fair price at τ is
@@ -33,6 +33,7 @@ import {
 } from '../exchange/types.ts';
 import { uuidFor } from '../ids.ts';
 import { titleChance } from './futures.ts';
+import { scoreAndClock } from './game-clock.ts';
 import { fairFor } from './game-markets.ts';
 import {
   type LiveGameState,
@@ -55,6 +56,8 @@ import { type GameLine, gameLine, leagueModel, pMoney, scoreFromMarginTotal } fr
 import { localDay, SCHEDULED_LEAGUES } from './schedule.ts';
 import { marketResult } from './settle.ts';
 import { finishGameCommands, HOUR, MINUTE, TIMING } from './slate.ts';
+
+export { liveOptions } from './live-options.ts';
 
 export interface LiveConfig {
   /** Keep fixtures listed this far ahead. */
@@ -284,8 +287,8 @@ export function liveStep(reader: ExchangeReader, state: LiveState, now: number, 
           g.pausedAt = now;
           g.resumeAt = now + config.delayMinMs + rng() * (config.delayMaxMs - config.delayMinMs);
         } else {
-          if (sofar.homeScore !== game.homeScore || sofar.awayScore !== game.awayScore)
-            lifecycle.push({ type: 'SetGameScore', gameId: game.id, ...sofar });
+          const scored = scoreAndClock(e.league, game, sofar, tau);
+          if (scored) lifecycle.push(scored);
           const line = liveLine(base, g, tau);
           for (const m of markets) {
             if (m.status !== 'OPEN') continue;

@@ -220,12 +220,33 @@ export function setGameScore(s: ExchangeState, c: Cmd<'SetGameScore'>): CommandR
   if (!isSafeNonNeg(c.homeScore) || !isSafeNonNeg(c.awayScore)) {
     return reject('VALIDATION_FAILED', 'scores must be non-negative integers');
   }
+  const clock = checkGameClock(c.period, c.timeRemaining);
+  if (clock) return clock;
   g.homeScore = c.homeScore;
   g.awayScore = c.awayScore;
+  // Set only when given, so a game without a clock keeps the record (and the state hash) it had.
+  if (c.period !== undefined) g.period = c.period;
+  if (c.timeRemaining !== undefined) g.timeRemaining = c.timeRemaining;
   const eid = s.gameEvent.get(g.id)!;
   s.eventMap.get(eid)!.updatedAt = c.ts;
   catalogChanged(s, [eid], []);
   return ok(s);
+}
+
+/** `m:ss` (or `mm:ss`, `mmm:ss`): minutes and seconds left in the period. */
+const CLOCK = /^\d{1,3}:[0-5]\d$/;
+
+function checkGameClock(period: unknown, timeRemaining: unknown): CommandResult | null {
+  if (
+    period !== undefined &&
+    (!Number.isSafeInteger(period) || (period as number) < 1 || (period as number) > 99)
+  ) {
+    return reject('VALIDATION_FAILED', 'period must be an integer from 1 to 99');
+  }
+  if (timeRemaining !== undefined && (typeof timeRemaining !== 'string' || !CLOCK.test(timeRemaining))) {
+    return reject('VALIDATION_FAILED', 'timeRemaining must be minutes:seconds, such as 12:05');
+  }
+  return null;
 }
 
 export function setMarketStatus(s: ExchangeState, c: Cmd<'SetMarketStatus'>): CommandResult {

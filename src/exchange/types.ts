@@ -102,6 +102,9 @@ export interface Game {
   /** Final or running score, once known. */
   homeScore: number | null;
   awayScore: number | null;
+  /** The running period (1-based) and the time left in it (`m:ss`), once `SetGameScore` gave them. */
+  period?: number;
+  timeRemaining?: string;
 }
 
 export interface EventRecord {
@@ -258,7 +261,15 @@ export type Command =
     })
   | (Base & { type: 'AddMarkets'; eventId: Id; markets: MarketSpec[] })
   | (Base & { type: 'SetEventStatus'; eventId: Id; status: EventStatus })
-  | (Base & { type: 'SetGameScore'; gameId: Id; homeScore: number; awayScore: number })
+  | (Base & {
+      type: 'SetGameScore';
+      gameId: Id;
+      homeScore: number;
+      awayScore: number;
+      /** Optional game clock (docs/exchange.md "Catalog rules"); absent keeps the previous one. */
+      period?: number;
+      timeRemaining?: string;
+    })
   | (Base & { type: 'SetMarketStatus'; marketId: Id; status: 'OPEN' | 'CLOSED' })
   | (Base & { type: 'SettleMarket'; marketId: Id; result: Id | 'PUSH' })
   | (Base & { type: 'CreateAccount'; accountId: Id })

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { rngFor } from '../catalog/rng.ts';
 import type { Config } from '../config.ts';
-import { createLiveState, type LiveState, liveStep } from '../demo/live.ts';
+import { createLiveState, type LiveState, liveOptions, liveStep } from '../demo/live.ts';
 import { quoteSlate } from '../demo/market-maker.ts';
 import { buildDemoSlate } from '../demo/slate.ts';
 import { Exchange } from '../exchange/exchange.ts';
@@ -345,7 +345,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   /** Creates the living demo's state; demoTick() then advances it (the timer, or a test). */
   enableLiveDemo(): void {
-    this.live ??= createLiveState({ seed: this.deps.config.demoSeed, now: this.clock() });
+    this.live ??= createLiveState(liveOptions(this.deps.config, this.clock()));
   }
 
   /** One scheduler pass: submits whatever is due (GTT/lock expiry, go-live). */

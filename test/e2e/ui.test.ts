@@ -302,7 +302,7 @@ describe('browser UI', { skip: missing }, () => {
     await shot(page, 'signed-in');
   });
 
-  test('a placed order is on the ladder within 500 ms, and cancelling removes it', async (t) => {
+  test('a placed order (Enter) is on the ladder within 500 ms, amending and cancelling it', async (t) => {
     const heightBefore = (await firstMarket().boundingBox())!.height;
     const rows = await ladder(0);
     const best = Math.round(Number(rows.find((r) => r[0] === 'Bid')![1]) * 1000);
@@ -339,7 +339,8 @@ describe('browser UI', { skip: missing }, () => {
       });
     })()`);
     const t0 = Date.now();
-    await page.click('button:has-text("Place order")');
+    // Enter in the ticket places the order.
+    await page.press('input[name=qty]', 'Enter');
     // biome-ignore lint/suspicious/noExplicitAny: the probe installed above
     const seenAt = await page.evaluate(() => (window as any).__seen as Promise<number>);
     const total = Date.now() - t0;
@@ -359,7 +360,34 @@ describe('browser UI', { skip: missing }, () => {
     assert.equal((await firstMarket().boundingBox())!.height, heightBefore, 'no layout shift');
     await shot(page, 'order-resting');
 
-    await page.locator('[data-testid=orders] tbody tr[data-order] button').first().click();
+    // Amend: the remaining quantity down to 500, sent with Enter. A server without the amend route
+    // says so in words and hides the control; with it, the order shows its new quantity.
+    await page.locator('[data-testid=orders] tbody tr[data-order] button:has-text("Amend")').first().click();
+    const amendQty = page.locator('form.amend input[name=amend-qty]');
+    assert.equal(await amendQty.inputValue(), '777');
+    // Escape closes the form without sending anything.
+    await amendQty.press('Escape');
+    assert.equal(await amendQty.count(), 0);
+    await page.locator('[data-testid=orders] tbody tr[data-order] button:has-text("Amend")').first().click();
+    await amendQty.fill('500');
+    await amendQty.press('Enter');
+    await page.waitForFunction(() =>
+      /amended|not available/i.test(document.querySelector('[data-testid=trade-msg]')?.textContent ?? ''),
+    );
+    const amended = await page.locator('[data-testid=trade-msg]').innerText();
+    if (/not available/i.test(amended)) {
+      assert.equal(await page.locator('[data-testid=orders] button:has-text("Amend")').count(), 0);
+    } else {
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-testid=orders] tr[data-order] td:nth-child(3)')?.textContent ===
+          '500',
+      );
+    }
+    t.diagnostic(`amend: ${amended}`);
+    await shot(page, 'order-amend');
+
+    await page.locator('[data-testid=orders] tbody tr[data-order] button:has-text("Cancel")').first().click();
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid=orders] tr[data-order]').length === 0,
     );

@@ -197,6 +197,27 @@ describe('SetGameScore and SetMarketStatus', () => {
     assert.equal(x.game('G1')!.homeScore, 21);
     assert.equal(x.event('E1')!.updatedAt, ts + 5);
     assert.equal(x.catalogVersion, v + 1);
+    assert.equal('period' in x.game('G1')!, false, 'no clock until one is given');
+  });
+  test('game clock', () => {
+    const x = setup();
+    const score = { type: 'SetGameScore', ts, gameId: 'G1', homeScore: 3, awayScore: 0 } as const;
+    for (const bad of [0, 100, 1.5, -1]) rejected(x.apply({ ...score, period: bad }), 'VALIDATION_FAILED');
+    for (const bad of ['12', '1:60', 'a:00', '1234:00', ''])
+      rejected(x.apply({ ...score, timeRemaining: bad }), 'VALIDATION_FAILED');
+    assert.equal(x.game('G1')!.homeScore, null, 'a rejected clock changes nothing');
+    ok(x.apply({ ...score, period: 2, timeRemaining: '12:05' }));
+    assert.deepEqual([x.game('G1')!.period, x.game('G1')!.timeRemaining], [2, '12:05']);
+    // a score without a clock keeps the clock
+    ok(x.apply({ ...score, homeScore: 7 }));
+    assert.deepEqual(
+      [x.game('G1')!.homeScore, x.game('G1')!.period, x.game('G1')!.timeRemaining],
+      [7, 2, '12:05'],
+    );
+    const y = new Exchange();
+    y.restore(x.snapshot());
+    assert.equal(y.hash(), x.hash());
+    assert.equal(y.game('G1')!.timeRemaining, '12:05');
   });
   test('market status', () => {
     const x = setup();

@@ -64,6 +64,8 @@ before(async () => {
       gameId: uuidFor('test', 'game', 3100),
       homeScore: 17,
       awayScore: 10,
+      period: 3,
+      timeRemaining: '4:30',
     }),
   );
   ok(
@@ -384,7 +386,7 @@ query EventMarkets($eventId: uuid!, $where: market_bool_exp!) {
     const g = e.game as Record<string, unknown>;
     assert.deepEqual(
       [g.sport, g.period, g.time_remaining, g.home_score, g.away_score],
-      ['FOOTBALL', null, null, 17, 10],
+      ['FOOTBALL', 3, '4:30', 17, 10],
     );
     assert.equal((g.homeTeam as Record<string, unknown>).primary_color, null);
     const rest = await restMarkets(eventId(3100));

@@ -66,6 +66,14 @@ describe('configuration of the start', () => {
     }
   });
 
+  test('DEMO_PREGAME_MOVES: six an hour by default, 0 turns them off, anything else names it', () => {
+    assert.equal(loadConfig({}).demoPregameMoves, 6);
+    assert.equal(loadConfig({ DEMO_PREGAME_MOVES: '0' }).demoPregameMoves, 0);
+    assert.equal(loadConfig({ DEMO_PREGAME_MOVES: '30' }).demoPregameMoves, 30);
+    for (const bad of ['-1', 'many', '4000'])
+      assert.equal(configError({ DEMO_PREGAME_MOVES: bad }).variable, 'DEMO_PREGAME_MOVES');
+  });
+
   test('each store has its own operator credentials file', () => {
     const embedded = adminCredentialsFile('data', undefined);
     const a = adminCredentialsFile('data', 'postgres://u:one@db1:5432/x');

@@ -3,7 +3,8 @@
 // (`POST getMarketsByEvents`); after that every book moves by the stream's ticks (book-delta.ts)
 // from the one `tape` channel (every book's ticks, no snapshot), so a board of a hundred lines costs
 // one subscription rather than a hundred. A line whose ticks skip a seq is read again over REST.
-// Scores come from the GraphQL `game` table, read every 5 s for the live games on screen.
+// Scores and the game clock come from the GraphQL `game` table, read every 5 s for the live games
+// on screen.
 
 import { type BookWire, type EventWire, getMarketData, type MarketWire, postMarketData } from './api.ts';
 import { LIVE_STATUSES } from './board-order.ts';
@@ -16,6 +17,9 @@ import { TapeSocket } from './tape-socket.ts';
 export interface Score {
   home: number;
   away: number;
+  /** The game clock (docs/graphql.md), null until the server knows one. */
+  period: number | null;
+  timeRemaining: string | null;
 }
 
 const CHUNK = 50;
@@ -116,16 +120,30 @@ export class BoardFeed {
     if (ids.length === 0) return;
     try {
       const r = await postMarketData<{
-        data?: { game?: { id: string; home_score: number | null; away_score: number | null }[] };
+        data?: {
+          game?: {
+            id: string;
+            home_score: number | null;
+            away_score: number | null;
+            period?: number | null;
+            time_remaining?: string | null;
+          }[];
+        };
       }>('/v1/graphql', {
-        query: `{ game(where: {id: {_in: ${JSON.stringify(ids)}}}) { id home_score away_score } }`,
+        query: `{ game(where: {id: {_in: ${JSON.stringify(ids)}}}) { id home_score away_score period time_remaining } }`,
       });
       let changed = false;
       for (const g of r.data?.game ?? []) {
         if (g.home_score === null || g.away_score === null) continue;
+        const next: Score = {
+          home: g.home_score,
+          away: g.away_score,
+          period: g.period ?? null,
+          timeRemaining: g.time_remaining ?? null,
+        };
         const old = this.scores.get(g.id);
-        if (old?.home === g.home_score && old.away === g.away_score) continue;
-        this.scores.set(g.id, { home: g.home_score, away: g.away_score });
+        if (old && JSON.stringify(old) === JSON.stringify(next)) continue;
+        this.scores.set(g.id, next);
         changed = true;
       }
       if (changed) this.onChange();

@@ -1,14 +1,11 @@
 // Depth chart of one market (outcome 0's view) with TradingView Lightweight Charts' price-based
-// horizontal scale (createOptionsChart), on a true price axis (depth-data.ts). Loaded on demand, so the first page load stays inside the
-// JavaScript budget (docs/ui.md). The library's own attribution logo injects a <style> element,
-// which the page's CSP (style-src 'self') refuses; its licence allows the attribution to be a
-// visible link on the page instead, so the caption below and the page footer carry it.
+// horizontal scale (createOptionsChart), on a true price axis (depth-data.ts). Loaded on demand and
+// themed by chart-theme.ts; the library's licence allows its attribution to be a visible link, so
+// the caption below and the page footer carry it (the logo is off: the page's CSP refuses it).
 import { useEffect, useRef } from 'preact/hooks';
 import type { BookWire } from './api.ts';
+import { chartLib, chartTheme } from './chart-theme.ts';
 import { depthSeries } from './depth-data.ts';
-
-type Lib = typeof import('lightweight-charts');
-let lib: Promise<Lib> | undefined;
 
 export function DepthChart({ book, title }: { book: BookWire; title: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -16,22 +13,12 @@ export function DepthChart({ book, title }: { book: BookWire; title: string }) {
 
   useEffect(() => {
     let dead = false;
-    lib ??= import('lightweight-charts');
-    void lib.then((lw) => {
+    void chartLib().then((lw) => {
       if (dead || !box.current) return;
-      const dark = matchMedia('(prefers-color-scheme: dark)').matches;
       const c = lw.createOptionsChart(box.current, {
-        autoSize: true,
-        layout: {
-          attributionLogo: false,
-          background: { color: 'transparent' },
-          textColor: dark ? '#d6d9de' : '#1f2328',
-        },
-        grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#30363d' : '#eaeef2' } },
+        ...chartTheme(),
         localization: { precision: 3, priceFormatter: (v: number) => Math.round(v).toLocaleString('en-US') },
         timeScale: { fixLeftEdge: true, fixRightEdge: true },
-        handleScroll: false,
-        handleScale: false,
       });
       const bids = c.addSeries(lw.AreaSeries, {
         lineColor: '#1a7f37',

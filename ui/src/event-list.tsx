@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type EventWire, getMarketData } from './api.ts';
 import { STATUS_WORDS, when } from './format.ts';
+import { usePolled } from './poll.ts';
 
 const PAGE = 50;
 const POLL_MS = 5000;
@@ -14,8 +15,7 @@ export function EventList() {
   const [type, setType] = useState('');
   const [status, setStatus] = useState('OPEN_PREGAME');
   const [offset, setOffset] = useState(0);
-  const [events, setEvents] = useState<EventWire[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [metaError, setMetaError] = useState<string | undefined>();
 
   useEffect(() => {
     Promise.all([
@@ -28,34 +28,25 @@ export function EventList() {
         setTypes(t.body);
         setStatuses(s.body);
       },
-      (e: unknown) => setError(e instanceof ApiError ? e.message : String(e)),
+      (e: unknown) => setMetaError(e instanceof ApiError ? e.message : String(e)),
     );
   }, []);
 
-  useEffect(() => {
-    let stop = false;
-    const q = new URLSearchParams();
-    if (league) q.set('league', league);
-    if (type) q.set('type', type);
-    if (status) q.set('status', status);
-    q.set('limit', String(PAGE));
-    q.set('offset', String(offset));
-    const load = () =>
-      getMarketData<EventWire[]>(`/nbx/v2/emm/events?${q}`).then(
-        (r) => {
-          if (stop) return;
-          setEvents(r.body);
-          setError(undefined);
-        },
-        (e: unknown) => !stop && setError(e instanceof ApiError ? `${e.message} (${e.code})` : String(e)),
-      );
-    void load();
-    const h = setInterval(() => document.visibilityState !== 'hidden' && void load(), POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(h);
-    };
-  }, [league, type, status, offset]);
+  const listing = usePolled(
+    async () => {
+      const q = new URLSearchParams();
+      if (league) q.set('league', league);
+      if (type) q.set('type', type);
+      if (status) q.set('status', status);
+      q.set('limit', String(PAGE));
+      q.set('offset', String(offset));
+      return (await getMarketData<EventWire[]>(`/nbx/v2/emm/events?${q}`)).body;
+    },
+    POLL_MS,
+    [league, type, status, offset],
+  );
+  const events = listing.value;
+  const error = listing.error ?? metaError;
 
   const filter = (set: (v: string) => void) => (e: Event) => {
     set((e.target as HTMLSelectElement).value);

@@ -3,8 +3,9 @@
 // - polling: getMarketsByEvent every 500 ms with If-None-Match (an unchanged book is a 304 without
 //   a body), the event and the locks every 2 s; trades are inferred from volume changes between
 //   answers (several fills between two polls print as one line);
-// - stream: the WebSocket GET /tape (token as the `access_token` query parameter, since a browser
-//   cannot set headers on an upgrade), one subscription per market. Each subscription starts with
+// - stream: the WebSocket GET /tape through the page's TapeSocket (tape-socket.ts: the token as the
+//   `access_token` query parameter, subscriptions kept across reconnects and paced under the
+//   server's message limit), one subscription per market. Each subscription starts with
 //   the book's snapshot; its ticks are applied to that book in the page (book-delta.ts), and a book
 //   is read again over REST only when a tick is missing (a seq gap); `resync_required` subscribes
 //   again, which brings a fresh snapshot. The ticks' taker fills print on the tape exactly; the
@@ -22,11 +23,11 @@ import {
   getMarketData,
   type LocksWire,
   type MarketWire,
-  marketDataToken,
 } from './api.ts';
 import { BookSync, isTick } from './book-delta.ts';
 import { learn } from './names.ts';
 import { STREAM_CHANNELS } from './stream-channels.ts';
+import { TapeSocket } from './tape-socket.ts';
 
 export type ConnState = 'connecting' | 'stream' | 'polling' | 'error';
 
@@ -71,9 +72,8 @@ export class EventFeed {
   private prev = new Map<string, MarketWire>();
   private prevEvent: EventWire | undefined;
   private prevLocks: string | undefined;
-  private ws: WebSocket | undefined;
+  private readonly socket: TapeSocket;
   private streaming = false;
-  private subscribed = new Set<string>();
   private inflight = 0;
   private requested = 0;
   private applied = 0;
@@ -93,6 +93,11 @@ export class EventFeed {
     private readonly useStream = true,
   ) {
     this.sync = new BookSync(currency);
+    this.socket = new TapeSocket(
+      (f) => this.onFrame(f),
+      (up) => (up ? this.streamUp() : this.streamDown()),
+      STREAM_RETRY_MS,
+    );
   }
 
   start(): void {
@@ -101,13 +106,13 @@ export class EventFeed {
     void this.refreshSlow();
     this.loopBooks();
     this.loopSlow();
-    if (this.useStream && typeof WebSocket !== 'undefined') void this.openStream();
+    if (this.useStream) this.socket.start();
   }
 
   stop(): void {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
-    this.ws?.close();
+    this.socket.stop();
   }
 
   /** Refetch the books now (after the viewer's own order, or on a stream tick). */
@@ -228,53 +233,22 @@ export class EventFeed {
     }
   }
 
-  private async openStream(): Promise<void> {
-    if (this.stopped) return;
-    let token: string | undefined;
-    try {
-      token = await marketDataToken();
-    } catch {
-      token = undefined;
-    }
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const url = `${proto}//${location.host}/tape${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
-    let ws: WebSocket;
-    try {
-      ws = new WebSocket(url);
-    } catch {
-      this.streamDown();
-      return;
-    }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.subscribed.clear();
-      this.subscribeAll();
-      this.streaming = true;
-      this.l.state('stream', 'WebSocket /tape');
-    };
-    ws.onmessage = (msg) => this.onFrame(msg.data);
-    ws.onclose = () => {
-      if (this.ws === ws) this.ws = undefined;
-      this.streamDown();
-    };
+  private streamUp(): void {
+    this.streaming = true;
+    this.l.state('stream', 'WebSocket /tape');
   }
 
+  /** Every market of the page and the lifecycle channel; the socket subscribes what is new. */
   private subscribeAll(): void {
-    const ws = this.ws;
-    if (ws?.readyState !== WebSocket.OPEN) return;
-    for (const id of [STREAM_CHANNELS.lifecycle, ...this.prev.keys()]) {
-      if (this.subscribed.has(id)) continue;
-      this.subscribed.add(id);
-      ws.send(JSON.stringify({ event: 'subscribe', data: id }));
-    }
+    if (this.useStream) this.socket.want([STREAM_CHANNELS.lifecycle, ...this.prev.keys()]);
   }
 
+  /** The socket retries by itself (after STREAM_RETRY_MS); meanwhile the page polls. */
   private streamDown(): void {
     const was = this.streaming;
     this.streaming = false;
     if (this.stopped) return;
     this.l.state('polling', was ? 'stream lost, polling' : `every ${BOOK_POLL_MS} ms`);
-    this.later(STREAM_RETRY_MS, () => void this.openStream());
   }
 
   /**
@@ -329,9 +303,8 @@ export class EventFeed {
       });
   }
 
-  private onFrame(data: unknown): void {
-    if (typeof data !== 'string') return;
-    let f: {
+  private onFrame(frame: unknown): void {
+    const f = frame as {
       type?: string;
       event?: string;
       data?: { channel?: string; marketId?: string } & Partial<BookWire>;
@@ -346,11 +319,7 @@ export class EventFeed {
       }[];
       market?: { id: string; description: string; status?: string };
     };
-    try {
-      f = JSON.parse(data);
-    } catch {
-      return;
-    }
+    if (typeof f !== 'object' || f === null) return;
     if (f.event === 'book' && f.data?.marketId !== undefined) {
       // A subscription's snapshot: the book at its seq, ticks follow.
       const current = this.shown.find((x) => x.id === f.data?.marketId);
@@ -397,10 +366,9 @@ export class EventFeed {
       // The server dropped this subscription (we fell behind): subscribe again, which brings the
       // book's snapshot; its ticks wait until then.
       const ch = f.data.channel;
-      this.subscribed.delete(ch);
       if (this.shown.some((x) => x.id === ch)) this.sync.resync([ch]);
       this.l.activity({ key: key(), at: Date.now(), text: 'Stream fell behind: resynchronising' });
-      this.subscribeAll();
+      this.socket.resubscribe(ch, false);
     }
   }
 }

@@ -3,10 +3,8 @@
 // the page sees a trade on this market (at most every 5 s), so it follows the game.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getMarketData } from './api.ts';
+import { chartLib, chartTheme } from './chart-theme.ts';
 import { pricePoints, type TradeWire } from './price-points.ts';
-
-type Lib = typeof import('lightweight-charts');
-let lib: Promise<Lib> | undefined;
 
 export function PriceChart({
   marketId,
@@ -46,22 +44,12 @@ export function PriceChart({
   useEffect(() => {
     let dead = false;
     let remove: (() => void) | undefined;
-    lib ??= import('lightweight-charts');
-    void lib.then((lw) => {
+    void chartLib().then((lw) => {
       if (dead || !box.current) return;
-      const dark = matchMedia('(prefers-color-scheme: dark)').matches;
       const c = lw.createChart(box.current, {
-        autoSize: true,
-        layout: {
-          attributionLogo: false,
-          background: { color: 'transparent' },
-          textColor: dark ? '#d6d9de' : '#1f2328',
-        },
-        grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#30363d' : '#eaeef2' } },
+        ...chartTheme(),
         localization: { priceFormatter: (v: number) => v.toFixed(3) },
         timeScale: { timeVisible: true, secondsVisible: false },
-        handleScroll: false,
-        handleScale: false,
       });
       const s = c.addSeries(lw.LineSeries, { color: '#0550ae', lineWidth: 2, priceLineVisible: false });
       series.current = { setData: (d) => s.setData(d as never) };

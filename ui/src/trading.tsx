@@ -1,7 +1,8 @@
 // Sandbox trading for a signed-in client: balance, open orders, positions, fills; place (price from
-// the tick table), cancel one, cancel all. The secret is used once for the token and then dropped;
+// the tick table), amend one (amend-form.tsx), cancel one, cancel all. The secret is used once for the token and then dropped;
 // the token lives in memory only (a reload signs out).
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { AmendForm } from './amend-form.tsx';
 import {
   ApiError,
   type BookWire,
@@ -17,7 +18,8 @@ import {
 import { meaning } from './codes.ts';
 import { cash, cashExact, clock, price, qty } from './format.ts';
 import { outcomeLabel } from './names.ts';
-import { snap, step } from './price-steps.ts';
+import { PriceStepper, useTicks } from './price-stepper.tsx';
+import { snap } from './price-steps.ts';
 import { ownAction, signedIn, ticket } from './state.ts';
 import { useStore } from './store.ts';
 
@@ -131,7 +133,10 @@ function Account({ who }: { who: string }) {
   const [view, setView] = useState<AccountView>({ orders: [], positions: [], fills: [], marks: new Map() });
   const [err, setErr] = useState<string | undefined>();
   const [msg, setMsg] = useState<string | undefined>();
+  const [amending, setAmending] = useState<string | undefined>();
+  const [amendOff, setAmendOff] = useState(false);
   const action = useStore(ownAction);
+  const ticks = useTicks(useCallback((e: unknown) => setMsg(problem(e)), []));
 
   const load = useCallback(async () => {
     try {
@@ -208,7 +213,7 @@ function Account({ who }: { who: string }) {
           {err}
         </p>
       )}
-      <OrderTicket onResult={setMsg} />
+      <OrderTicket onResult={setMsg} ticks={ticks} />
       <p class="msg" role="status" aria-live="polite" data-testid="trade-msg">
         {msg ?? ''}
       </p>
@@ -242,12 +247,26 @@ function Account({ who }: { who: string }) {
               </td>
             </tr>
           )}
-          {view.orders.map((o) => (
+          {view.orders.map((o) => [
             <tr key={o.id} data-order={o.id}>
               <td>{outcomeLabel(o.outcomeId)}</td>
               <td class="num">{price(o.price)}</td>
               <td class="num">{qty(o.qty)}</td>
-              <td>
+              <td class="actions">
+                {!amendOff && (
+                  <button
+                    type="button"
+                    class="small"
+                    aria-expanded={amending === o.id}
+                    onClick={() => setAmending(amending === o.id ? undefined : o.id)}
+                  >
+                    Amend
+                    <span class="sr-only">
+                      {' '}
+                      order at {price(o.price)} on {outcomeLabel(o.outcomeId)}
+                    </span>
+                  </button>
+                )}
                 <button type="button" class="small" onClick={() => cancel(o.id)}>
                   Cancel
                   <span class="sr-only">
@@ -256,8 +275,28 @@ function Account({ who }: { who: string }) {
                   </span>
                 </button>
               </td>
-            </tr>
-          ))}
+            </tr>,
+            amending === o.id && !amendOff && (
+              <tr key={`${o.id}-amend`} class="amend-row">
+                <td colSpan={4}>
+                  <AmendForm
+                    order={o}
+                    ticks={ticks}
+                    label={outcomeLabel(o.outcomeId)}
+                    describe={problem}
+                    onUnavailable={() => setAmendOff(true)}
+                    onDone={(m) => {
+                      setAmending(undefined);
+                      if (m) {
+                        setMsg(m);
+                        ownAction.update((n) => n + 1);
+                      }
+                    }}
+                  />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </table>
       <h3>Positions</h3>
@@ -360,21 +399,14 @@ function Account({ who }: { who: string }) {
   );
 }
 
-function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
+function OrderTicket({ onResult, ticks }: { onResult: (m: string) => void; ticks: number[] }) {
   const t = useStore(ticket);
-  const [ticks, setTicks] = useState<number[]>([]);
   const [px, setPx] = useState('');
   const [amount, setAmount] = useState('100');
   const [tif, setTif] = useState('GTC');
   const [ttl, setTtl] = useState('60000');
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    getMarketData<number[]>('/nbx/v2/emm/ticks').then(
-      (r) => setTicks(r.body),
-      (e: unknown) => onResult(problem(e)),
-    );
-  }, [onResult]);
   useEffect(() => {
     if (t) setPx(t.price.toFixed(3));
   }, [t]);
@@ -417,10 +449,6 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
   const snapped = snap(Number(px), ticks);
   const units = /^\d+$/.test(amount.trim()) ? Number(amount) : Number.NaN;
   const cost = snapped !== undefined && units > 0 ? snapped * units * 0.01 : Number.NaN;
-  const stepBy = (n: number) => {
-    const next = step(Number(px), ticks, n);
-    if (next !== undefined) setPx(next.toFixed(3));
-  };
   return (
     <form
       class="ticket"
@@ -434,31 +462,16 @@ function OrderTicket({ onResult }: { onResult: (m: string) => void }) {
         Buy <strong>{t.label}</strong>
       </p>
       <div class="grid2">
-        <label>
+        <label htmlFor="ticket-price">
           Price
-          <span class="stepper">
-            <button type="button" class="small" aria-label="One tick lower" onClick={() => stepBy(-1)}>
-              −
-            </button>
-            <input
-              name="price"
-              inputMode="decimal"
-              autoComplete="off"
-              value={px}
-              aria-describedby="price-hint"
-              onInput={(e) => setPx(e.currentTarget.value)}
-              onBlur={() => snapped !== undefined && setPx(snapped.toFixed(3))}
-              onKeyDown={(e) => {
-                if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-                  e.preventDefault();
-                  stepBy(e.key === 'ArrowUp' ? 1 : -1);
-                }
-              }}
-            />
-            <button type="button" class="small" aria-label="One tick higher" onClick={() => stepBy(1)}>
-              +
-            </button>
-          </span>
+          <PriceStepper
+            id="ticket-price"
+            value={px}
+            onChange={setPx}
+            ticks={ticks}
+            name="price"
+            describedBy="price-hint"
+          />
         </label>
         <label>
           Quantity (cents of payout)

@@ -173,8 +173,16 @@ export const TABLES: Record<TableName, Table> = {
       },
       status: str((g: Game) => g.status),
       scheduled_start: time((g: Game) => isoMillis(g.scheduledStart)),
-      period: none('Int', 'The running period; Tickbook keeps no game clock'),
-      time_remaining: none('String', 'Time left in the period; Tickbook keeps no game clock'),
+      period: {
+        type: 'Int',
+        get: (g: Game) => g.period ?? null,
+        description: 'The running period (1-based), null until the game clock is known',
+      },
+      time_remaining: {
+        type: 'String',
+        get: (g: Game) => g.timeRemaining ?? null,
+        description: 'Time left in the period (m:ss), null until the game clock is known',
+      },
       home_team_id: uuid((g: Game) => g.homeTeamId),
       away_team_id: uuid((g: Game) => g.awayTeamId),
       home_score: {
