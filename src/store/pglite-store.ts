@@ -1,8 +1,8 @@
 // Embedded backend: PGlite (PostgreSQL compiled to WASM) keeping its data directory on disk.
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
 // returns only after PGlite has written its changes out to the file system. PGlite runs in this
-// thread unless asked to run on a worker thread (`thread: 'worker'`, EMBEDDED_SQL_THREAD;
-// src/store/pglite-worker.ts): its WASM is synchronous inside each call, so here it stops request
+// thread unless asked to run on a worker thread (`thread: 'worker'`; the server asks by default,
+// EMBEDDED_SQL_THREAD; src/store/pglite-worker.ts): its WASM is synchronous inside each call, so here it stops request
 // handling for as long as each statement runs, and there it costs a second V8 isolate and malloc
 // arena (docs/journal.md, "The embedded SQL store"). The writer lock (the pid file), the template
 // unpack and `exists()` stay in this thread either way.
