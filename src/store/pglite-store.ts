@@ -77,6 +77,10 @@ export class PgliteStore implements Store {
     return this.db instanceof PgliteWorker ? 'worker' : 'main';
   }
 
+  get sqlOnEventLoop(): boolean {
+    return this.thread === 'main';
+  }
+
   /** True when `dataDir` already holds a database (opening it recovers; absent, open runs initdb). */
   static exists(dataDir: string): boolean {
     return existsSync(join(dataDir, 'PG_VERSION'));
