@@ -6,6 +6,7 @@
 //
 //   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--only embedded|postgres] [--cpu-prof DIR] [--ab CHECKOUT[,CHECKOUT…]]
+//     [--sql-thread worker|main[,…]]
 //
 // The real targets run the built server (dist/main.js, as `npm start`; rebuilt first when a
 // source is newer) by plain node (bench/lib/orders-child.mjs); the bare route runs from
@@ -14,7 +15,9 @@
 // than orders/s. The main thread's share (the event loop) is printed beside it. --ab runs every
 // real target a second time per round on another checkout's built server (a clone of the base commit),
 // interleaved, so a change is compared with its base in the same run.
-// --cpu-prof writes a V8 profile of each real server to DIR.
+// --cpu-prof writes a V8 profile of each real server to DIR. --sql-thread runs the embedded target
+// once per value given with EMBEDDED_SQL_THREAD set to it (default: the server's own default), so
+// the two placements of the embedded store's SQL are compared in the same rounds.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
+    'sql-thread': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -237,6 +241,22 @@ const targets: Target[] = [
     },
   },
 ];
+const sqlThreads = values['sql-thread']?.split(',') ?? [];
+if (sqlThreads.length > 0) {
+  const embedded = targets.pop()!;
+  for (const thread of sqlThreads) {
+    if (thread !== 'main' && thread !== 'worker')
+      throw new Error(`--sql-thread: ${thread} is not main or worker`);
+    targets.push({
+      ...embedded,
+      label: `${embedded.label}, SQL thread ${thread}`,
+      prepare: async (i) => {
+        const p = await embedded.prepare(i);
+        return { ...p, env: { ...p.env, EMBEDDED_SQL_THREAD: thread } };
+      },
+    });
+  }
+}
 if (process.env.DATABASE_URL) {
   const pgUrl = process.env.DATABASE_URL;
   targets.push({

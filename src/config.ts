@@ -97,8 +97,9 @@ export interface Config {
   /** Serve the browser UI at /ui (and redirect / there); docs/ui.md. */
   ui: boolean;
   /**
-   * Embedded store: run PGlite in the server's thread ('main') or on a worker thread of its own
-   * ('worker': off the event loop, at the cost of memory). docs/journal.md, "The embedded SQL store".
+   * Embedded store: run PGlite on a worker thread of its own ('worker', the default: off the event
+   * loop, at the cost of memory) or in the server's thread ('main'). docs/journal.md, "The embedded
+   * SQL store".
    */
   embeddedSqlThread: 'worker' | 'main';
 }
@@ -352,7 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
       10 * 365 * 86_400,
     ),
     ui: bool(env, 'UI', true),
-    embeddedSqlThread: oneOf(env, 'EMBEDDED_SQL_THREAD', 'main', ['main', 'worker']),
+    embeddedSqlThread: oneOf(env, 'EMBEDDED_SQL_THREAD', 'worker', ['main', 'worker']),
   };
   if (databaseUrl === undefined && config.role === 'replica') {
     throw new ConfigError(

@@ -16,12 +16,15 @@ import { projectionStatement } from './history-write.ts';
 
 const NAME = 'history';
 /**
- * Pause between projection transactions while nobody waits for history. On the embedded store
- * PGlite runs SQL on the server's own thread, so every transaction is time the event loop does
- * not serve requests; projecting at most every few ms in larger runs costs far less than one
- * transaction per group commit. A history read (waitFor) cuts the pause short.
+ * Pause between projection statements while nobody waits for history (a history read, waitFor,
+ * cuts it short). A statement has a fixed cost (on PGlite ~3–5 ms of CPU, its commit and WAL
+ * writes) besides its rows, so projecting in larger runs costs less per command. Where the SQL
+ * runs on the event loop (PGlite in the server's thread) the run is one synchronous stall of
+ * every request, so it stays short there; elsewhere (PGlite's worker thread, PostgreSQL) it is
+ * off the order's path and the longer pause saves CPU (docs/decisions.md "PGlite runs on a
+ * worker thread by default").
  */
-const PROJECT_PAUSE_MS = 20;
+const PROJECT_PAUSE_MS = { onEventLoop: 20, offEventLoop: 100 };
 
 export async function readWatermark(q: Queryable): Promise<number> {
   const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
@@ -47,11 +50,15 @@ export class HistoryProjector {
   /** Seqs projected (for /metrics and tests). */
   projected = 0;
 
+  private readonly pauseMs: number;
+
   private constructor(
     private readonly store: Store,
     private wm: number,
     private readonly log?: Log,
-  ) {}
+  ) {
+    this.pauseMs = store.sqlOnEventLoop ? PROJECT_PAUSE_MS.onEventLoop : PROJECT_PAUSE_MS.offEventLoop;
+  }
 
   static async open(store: Store, log?: Log): Promise<HistoryProjector> {
     return new HistoryProjector(store, await readWatermark(store), log);
@@ -138,7 +145,7 @@ export class HistoryProjector {
       for (const w of ready) w.resolve();
       if (this.waiters.length === 0 && !this.closed) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, PROJECT_PAUSE_MS);
+          const t = setTimeout(resolve, this.pauseMs);
           this.wake = () => {
             clearTimeout(t);
             resolve();

@@ -7,7 +7,7 @@ export type { Queryable, QueryResult, Store, StoreKind } from './types.ts';
 
 /**
  * DATABASE_URL selects PostgreSQL; otherwise the embedded store lives in DATA_DIR/pg, its SQL on
- * the thread EMBEDDED_SQL_THREAD names (the server's own by default).
+ * the thread EMBEDDED_SQL_THREAD names (a worker thread of its own by default).
  */
 export async function openStore(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> &

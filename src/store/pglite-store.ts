@@ -1,11 +1,11 @@
 // Embedded backend: PGlite (PostgreSQL compiled to WASM) keeping its data directory on disk.
 // Single connection; PGlite serializes queries itself. relaxedDurability stays off, so a query
 // returns only after PGlite has written its changes out to the file system. PGlite runs in this
-// thread unless asked to run on a worker thread (`thread: 'worker'`, EMBEDDED_SQL_THREAD;
-// src/store/pglite-worker.ts): its WASM is synchronous inside each call, so here it stops request
-// handling for as long as each statement runs, and there it costs a second V8 isolate and malloc
-// arena (docs/journal.md, "The embedded SQL store"). The writer lock (the pid file), the template
-// unpack and `exists()` stay in this thread either way.
+// thread unless asked to run on a worker thread (`thread: 'worker'`; the server asks by default,
+// EMBEDDED_SQL_THREAD; src/store/pglite-worker.ts): its WASM is synchronous inside each call, so
+// here it stops request handling for as long as each statement runs, and there it costs a second
+// V8 isolate and malloc arena (docs/journal.md, "The embedded SQL store"). The writer lock (the
+// pid file), the template unpack and `exists()` stay in this thread either way.
 
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ function wrap(q: PgliteTx): Queryable & { exec(sql: string): Promise<void> } {
   };
 }
 
-/** PGlite in this thread: the default, and always for the build's template. */
+/** PGlite in this thread: `open`'s default (the server's is the worker), and always for the build's template. */
 class InThread implements PgliteBackend {
   private readonly q: ReturnType<typeof wrap>;
   constructor(readonly db: PGlite) {
@@ -51,7 +51,7 @@ class InThread implements PgliteBackend {
   }
 }
 
-/** Where PGlite runs: the event loop's thread (the default) or a worker thread of its own. */
+/** Where PGlite runs: the event loop's thread (`open`'s default) or a worker thread of its own. */
 export type PgliteThread = 'worker' | 'main';
 
 async function openBackend(dataDir: string | undefined, thread: PgliteThread): Promise<PgliteBackend> {
@@ -75,6 +75,10 @@ export class PgliteStore implements Store {
   /** Where this store's SQL runs. */
   get thread(): PgliteThread {
     return this.db instanceof PgliteWorker ? 'worker' : 'main';
+  }
+
+  get sqlOnEventLoop(): boolean {
+    return this.thread === 'main';
   }
 
   /** True when `dataDir` already holds a database (opening it recovers; absent, open runs initdb). */

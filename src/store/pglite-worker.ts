@@ -2,8 +2,9 @@
 // compiled to WASM and runs synchronously inside each call: on the event loop, every statement the
 // history projector, the auth service or retention sends stops all request handling until it is
 // done (19–22 % of the main thread under durable order placement). With EMBEDDED_SQL_THREAD=worker
-// the database lives in a thread of its own and the main thread only posts each call and reads its
-// answer (not the default: it costs memory and measured no faster on two cores, docs/decisions.md).
+// (the server's default) the database lives in a thread of its own and the main thread only posts
+// each call and reads its answer; it costs memory (docs/decisions.md "PGlite runs on a worker
+// thread by default").
 //
 // The protocol is postMessage with call ids (structured clone: no JSON round trip). Calls are
 // answered in whatever order PGlite finishes them; PGlite's own mutex still serializes them, so a

@@ -16,6 +16,11 @@ export type StoreKind = 'pglite' | 'postgres';
 
 export interface Store extends Queryable {
   readonly kind: StoreKind;
+  /**
+   * True when this store's SQL runs synchronously on the calling thread (PGlite in the server's
+   * thread), so every statement stalls the event loop for as long as it runs. Absent: false.
+   */
+  readonly sqlOnEventLoop?: boolean;
   /** Runs several statements without parameters (DDL, migrations). */
   exec(sql: string): Promise<void>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */

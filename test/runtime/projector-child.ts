@@ -2,13 +2,14 @@
 // ExchangeRuntime on a PGlite data directory (argv[2]) with the segment journal (argv[3]), over a
 // store whose projection writes (one statement each, docs/journal.md "Projector") hang after the
 // first `argv[4]` of them: the history projector then falls behind the journal, as it would if the process died between a journal sync and the
-// projection. Prints `acked <seq>` for each acknowledged command; the parent SIGKILLs it.
+// projection. `argv[5]` says where PGlite runs (main or worker, src/store/pglite-store.ts). Prints
+// `acked <seq>` for each acknowledged command; the parent SIGKILLs it.
 
 import { loadConfig } from '../../src/config.ts';
 import type { Command } from '../../src/exchange/types.ts';
 import { FileJournal } from '../../src/journal/file-journal.ts';
 import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
-import { PgliteStore } from '../../src/store/pglite-store.ts';
+import { PgliteStore, type PgliteThread } from '../../src/store/pglite-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { uuidIds } from '../helpers/history-reference.ts';
 import { setupCommands, tradingCommands } from '../journal/workload.ts';
@@ -21,8 +22,8 @@ const quiet = {
 };
 
 async function main(): Promise<void> {
-  const [pgDir, journalDir, allowArg] = process.argv.slice(2);
-  const inner = await PgliteStore.open(pgDir!);
+  const [pgDir, journalDir, allowArg, thread] = process.argv.slice(2);
+  const inner = await PgliteStore.open(pgDir!, { thread: (thread ?? 'main') as PgliteThread });
   await inner.migrate();
   let allowed = Number(allowArg);
   const projection = (sql: string) => sql.includes('UPDATE projection_watermark');

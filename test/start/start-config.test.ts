@@ -55,8 +55,8 @@ describe('configuration of the start', () => {
     assert.equal(configError({ LOG_FORMAT: 'xml' }).variable, 'LOG_FORMAT');
   });
 
-  test('EMBEDDED_SQL_THREAD: main by default, worker on request, anything else names it', () => {
-    assert.equal(loadConfig({}).embeddedSqlThread, 'main');
+  test('EMBEDDED_SQL_THREAD: worker by default, main on request, anything else names it', () => {
+    assert.equal(loadConfig({}).embeddedSqlThread, 'worker');
     assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'main' }).embeddedSqlThread, 'main');
     assert.equal(loadConfig({ EMBEDDED_SQL_THREAD: 'worker' }).embeddedSqlThread, 'worker');
     for (const bad of ['thread', 'Main', 'true']) {

@@ -15,7 +15,7 @@ import type { PgliteThread } from '../../src/store/pglite-store.ts';
 import type { StoreKind } from '../../src/store/types.ts';
 import { openTestStore, storeKinds, type TestStore } from '../helpers/store.ts';
 
-// PGlite twice: in the server's thread (the default) and on a worker thread (EMBEDDED_SQL_THREAD).
+// PGlite twice: in the server's thread and on a worker thread (EMBEDDED_SQL_THREAD, the server's default).
 interface Variant {
   kind: StoreKind;
   thread?: PgliteThread;

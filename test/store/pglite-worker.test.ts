@@ -225,7 +225,7 @@ test('openStore puts the SQL where EMBEDDED_SQL_THREAD says', async () => {
   }
 });
 
-test('the in-thread backend (the default, EMBEDDED_SQL_THREAD=main) keeps the same contract', async () => {
+test("the in-thread backend (EMBEDDED_SQL_THREAD=main; PgliteStore.open's default) keeps the same contract", async () => {
   const s = await PgliteStore.open(undefined);
   try {
     assert.equal(s.thread, 'main');
