@@ -47,6 +47,7 @@ export const ErrorCodes = {
   POST_ONLY_WOULD_TAKE: { status: 409, message: 'Post-only order would take liquidity' },
   FOK_NOT_FILLED: { status: 409, message: 'Fill-or-kill order could not be filled' },
   ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  AMEND_NO_CHANGE: { status: 400, message: 'The amend changes neither price nor quantity' },
   DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
   ALREADY_SETTLED: { status: 409, message: 'Market already settled' },
   LOCK_NOT_FOUND: { status: 404, message: 'Lock not found' },

@@ -7,6 +7,7 @@ export const RejectionCodes = {
   ACCOUNT_NOT_FOUND: 'Account not found',
   ALREADY_EXISTS: 'Already exists',
   ALREADY_SETTLED: 'Market already settled',
+  AMEND_NO_CHANGE: 'The amend changes neither price nor quantity',
   DUPLICATE_CLIENT_ORDER_ID: 'clientOrderId reused with different parameters',
   EVENT_NOT_FOUND: 'Event not found',
   EVENT_NOT_TRADABLE: 'Event is not open for trading',

@@ -274,6 +274,18 @@ export type Command =
       clientOrderId?: string | null;
     })
   | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
+  /** Changes a resting order's price and/or remaining qty (docs/exchange.md "Amend and queue priority"). */
+  | (Base & { type: 'AmendOrder'; accountId: Id; ah?: number; orderId: Id; price?: Tick; qty?: Qty })
+  /** Replaces the account's quotes on the listed outcomes of one market and currency, all or nothing
+   * (docs/exchange.md "Mass quotes"). `orderId` of a level names the order it creates, if it does. */
+  | (Base & {
+      type: 'MassQuote';
+      accountId: Id;
+      ah?: number;
+      marketId: Id;
+      currency: Currency;
+      quotes: { outcomeId: Id; levels: { price: Tick; qty: Qty; orderId: Id }[] }[];
+    })
   | (Base & {
       type: 'CancelOrders';
       accountId: Id;
@@ -314,6 +326,11 @@ export type DomainEvent =
   | { kind: 'OrderPlaced'; order: OrderRecord }
   | { kind: 'OrderFilled'; fill: Fill }
   | { kind: 'OrderCanceled'; order: OrderRecord; reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' }
+  /** An amended order as it stands after the command; `requeued`: it lost its place (docs/exchange.md
+   * "Amend and queue priority"). Also a mass quote's changed levels. */
+  | { kind: 'OrderAmended'; order: OrderRecord; requeued: boolean }
+  /** A mass quote's resulting quote set on its listed outcomes, in price order (best first). */
+  | { kind: 'QuotesReplaced'; accountId: Id; marketId: Id; currency: Currency; orders: OrderRecord[] }
   | { kind: 'BookChanged'; marketId: Id; currency: Currency }
   | { kind: 'WalletChanged'; accountId: Id; currency: Currency }
   | { kind: 'PositionChanged'; position: Position }

@@ -130,7 +130,8 @@ export function commandFrames(
     }
   }
   for (const e of events) {
-    if (e.kind === 'OrderPlaced') {
+    // An amended order is announced as a placement of its new state (docs/stream.md).
+    if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended') {
       const o = e.order;
       privPush(o.accountId, envelope('place', privatePlace(o), { journalSeq }));
       const g = changed?.get(bookKey(o.marketId, o.currency));
