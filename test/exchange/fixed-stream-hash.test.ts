@@ -7,7 +7,7 @@
 // The stream exercises every command type: catalog growth (events, markets, teams), status changes
 // (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
 // locks, the fee coefficient, and trading in both currencies with every time in force, client order
-// ids, self-trades, netting, batch and scoped cancels and expiry sweeps.
+// ids, self-trades, netting, batch and scoped cancels, amends, mass quotes and expiry sweeps.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -91,7 +91,45 @@ function* stream(): Generator<Command> {
     const x = r();
     const acct = `acct-${Math.floor(r() * ACCOUNTS)}`;
     let batch: Command[];
-    if (x < 0.7) {
+    if (x >= 0.64 && x < 0.7) {
+      // amends (same price smaller: keeps priority; else re-queues, may take) and mass quotes
+      const open = live.filter((l) => l.status !== 'FINAL');
+      const ev = open.length > 0 ? pick(open) : pick(live);
+      if (x < 0.675 && placed.length > 0) {
+        const o = placed[Math.max(0, placed.length - 1 - Math.floor(r() * 200))] as (typeof placed)[number];
+        const y = r();
+        const amend: Command = {
+          type: 'AmendOrder',
+          ts,
+          accountId: r() < 0.97 ? o.acct : acct,
+          orderId: o.id,
+        };
+        if (y < 0.4) amend.qty = 100 * (1 + Math.floor(r() * 20));
+        else if (y < 0.8) amend.price = TICKS[128 + Math.floor(r() * 25)] as number;
+        else if (y < 0.98) {
+          amend.price = TICKS[128 + Math.floor(r() * 25)] as number;
+          amend.qty = 100 * (1 + Math.floor(r() * 40));
+        } else if (y < 0.99) amend.price = 502; // invalid: off the tick table
+        batch = [amend];
+      } else {
+        const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
+        const unit = currency === 'CASH' ? 100 : 1;
+        const m = Math.floor(r() * 2);
+        const quotes = (r() < 0.6 ? [0, 1] : [Math.floor(r() * 2)]).map((side) => ({
+          outcomeId: `e${ev.e}-m${m}-${side}`,
+          levels: Array.from({ length: Math.floor(r() * 6) }, (_, k) => {
+            const id = `q${n++}`;
+            placed.push({ id, acct, e: ev.e });
+            return {
+              price: TICKS[120 + side * 5 + k * 2 + Math.floor(r() * 2)] as number,
+              qty: r() < 0.1 ? 0 : unit * (1 + Math.floor(r() * 30)),
+              orderId: id,
+            };
+          }),
+        }));
+        batch = [{ type: 'MassQuote', ts, accountId: acct, marketId: `e${ev.e}-m${m}`, currency, quotes }];
+      }
+    } else if (x < 0.7) {
       // a bid near the middle of the table, mostly on an event open for trading
       const open = live.filter((l) => l.status !== 'FINAL');
       const ev = open.length > 0 && r() < 0.97 ? pick(open) : pick(live);
@@ -242,14 +280,15 @@ function* stream(): Generator<Command> {
   }
 }
 
-/** Values computed on the engine before it was split (see the header). */
+/** Values computed on the engine before it was split (see the header), re-pinned when AmendOrder
+ * and MassQuote joined the stream. */
 const PINNED = {
   commands: 300_000,
-  accepted: 192_189,
-  hashAt100k: '3ad46fd5d659ed714d057870d667c2142c01c633da5d9d96322745544ce82892',
-  hashAt200k: 'c3c5449db195334df9f54bcb71aaed4d50ac1e680064d557d14cfc00e5277c14',
-  finalHash: '6fef9596c6fd580cdfc913ef8481723c2fff17056b820fc4ced91cec69c199c7',
-  resultsDigest: 'f1c286e5516e4e2b1c45365076bc08760b0906cc5b71f13b43e200ea12a56777',
+  accepted: 190_877,
+  hashAt100k: '4f4b7288b9721369175fe143c4bf48dd7f8f55e923d64ced275ba0aa72398208',
+  hashAt200k: 'f08341b3d40e2f6dbca470ced57deb3aab00a9979a8ff2c1a2e96b0c3bd992f9',
+  finalHash: '5287720b23537fdf45515e7b09d940801ae8346379bb019ae62609b437ee591b',
+  resultsDigest: '1db0a41f8101601c96f9496dc5747f0e4fa493e6a37055f708b7aebc5fa6720b',
 };
 
 describe('fixed 300k-command stream', () => {
