@@ -46,11 +46,8 @@ import {
   WALLET_SLOTS,
 } from './state.ts';
 import { isTick, ONE, TICK_INDEX, TICKS } from './ticks.ts';
-import { type CommandResult, type OrderRecord, TIFS } from './types.ts';
+import { type CommandResult, MAX_QUOTE_LEVELS, type OrderRecord, TIFS } from './types.ts';
 import { MONEY_PER_MCU, MONEY_PER_TICK_MCU } from './units.ts';
-
-/** Price levels per outcome in one mass quote (docs/exchange.md "Mass quotes"). */
-export const MAX_QUOTE_LEVELS = 10;
 
 const GTC = TIFS.indexOf('GTC');
 

@@ -64,6 +64,9 @@ export type TimeInForce = (typeof TIFS)[number];
 /** Times in force whose unfilled remainder rests on the book; an IOC or FOK remainder is cancelled. */
 export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO']);
 
+/** Price levels per outcome in one MassQuote (docs/exchange.md "Mass quotes"). */
+export const MAX_QUOTE_LEVELS = 10;
+
 export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
