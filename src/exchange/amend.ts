@@ -16,6 +16,7 @@ import {
   F_EXPIRES_AT,
   F_ORIGINAL_QTY,
   F_QTY,
+  F_SEQ_NO,
   F_UPDATED_AT,
   FW,
   I_ACCOUNT,
@@ -29,8 +30,9 @@ import {
   TIF_MASK,
 } from './order-pool.ts';
 import { orderRecord } from './records.ts';
-import { unlink } from './resting-orders.ts';
+import { book, link, unlink } from './resting-orders.ts';
 import {
+  type Account,
   accountOf,
   type Cmd,
   type ExchangeState,
@@ -39,7 +41,7 @@ import {
   WALLET_RESERVED,
   WALLET_SLOTS,
 } from './state.ts';
-import { isTick, ONE, TICKS } from './ticks.ts';
+import { isTick, ONE, TICK_INDEX, TICKS } from './ticks.ts';
 import { type CommandResult, CURRENCIES, type OrderRecord, TIFS } from './types.ts';
 import { MONEY_PER_MCU, MONEY_PER_TICK_MCU, maxTakerFee } from './units.ts';
 
@@ -149,8 +151,33 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
   const filled = pool.f64[h * FW + F_ORIGINAL_QTY]! - oldQty;
   const flags = pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null;
   const clientOrderId = pool.clientOrderId.size > 0 ? (pool.clientOrderId.get(h) ?? null) : null;
+  const tifCode = pool.i32[h * IW + I_TIF]! & TIF_MASK;
   liftOff(s, h);
-  if (clientOrderId !== null) a.clientOrders.delete(clientOrderId); // placeOrder maps it again
+  if (clientOrderId !== null) a.clientOrders.delete(clientOrderId); // mapped again below
+  if (bestOpp < 0 || TICKS[bestOpp]! < ONE - price) {
+    // Crosses nothing: it rests at the back of its new level, as placeOrder would leave it (the same
+    // state, without building a command and parsing the id again).
+    if (clientOrderId !== null) a.clientOrders.set(clientOrderId, c.orderId);
+    const h2 = rest(
+      s,
+      a,
+      bookIndex,
+      side,
+      tifCode,
+      TICK_INDEX[price]!,
+      qty,
+      filled + qty,
+      createdAt,
+      c.ts,
+      expiresAt,
+      flags,
+      clientOrderId,
+      c.orderId,
+    );
+    if (s.emitEvents)
+      s.ev.push({ kind: 'OrderAmended', order: orderRecord(s, h2, 'RESTING', c.orderId), requeued: true });
+    return ok(s);
+  }
   const evStart = s.ev.length;
   const r = placeOrder(s, {
     type: 'PlaceOrder',
@@ -218,4 +245,52 @@ export function queuePosition(
     qtyAhead += pool.f64[p * FW + F_QTY]!;
   }
   return { ordersAhead, qtyAhead };
+}
+
+/** Rests a new order at the back of its level, reserving its cost (the caller checked funds). */
+export function rest(
+  s: ExchangeState,
+  a: Account,
+  bookIndex: number,
+  side: number,
+  tifCode: number,
+  level: number,
+  qty: number,
+  originalQty: number,
+  createdAt: number,
+  ts: number,
+  expiresAt: number,
+  flags: string | null,
+  clientOrderId: string | null,
+  id: string,
+): number {
+  const pool = s.pool;
+  const h = pool.alloc();
+  const seqNo = s.orderSeq++;
+  pool.i32[h * IW + I_BOOK] = bookIndex;
+  pool.i32[h * IW + I_ACCOUNT] = a.idx;
+  pool.i32[h * IW + I_SIDE] = side;
+  pool.i32[h * IW + I_TIF] = tifCode;
+  pool.i32[h * IW + I_LEVEL] = level;
+  pool.f64[h * FW + F_QTY] = qty;
+  pool.f64[h * FW + F_ORIGINAL_QTY] = originalQty;
+  pool.f64[h * FW + F_CREATED_AT] = createdAt;
+  pool.f64[h * FW + F_UPDATED_AT] = ts;
+  pool.f64[h * FW + F_EXPIRES_AT] = expiresAt;
+  pool.f64[h * FW + F_SEQ_NO] = seqNo;
+  if (flags !== null) pool.flags.set(h, flags);
+  if (clientOrderId !== null) pool.clientOrderId.set(h, clientOrderId);
+  s.orderIdx.insertKey(s.orderIdx.key(id), h);
+  link(s, h, book(s, bookIndex), a);
+  if (expiresAt >= 0) {
+    s.expiries.push(expiresAt, seqNo, h);
+    s.gttLive++;
+  }
+  const currencyIndex = bookIndex & 1;
+  const cost = TICKS[level]! * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
+  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! -= cost;
+  s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! += cost;
+  touchWallet(s, a, currencyIndex);
+  touchBook(s, bookIndex);
+  return h;
 }

@@ -11,16 +11,13 @@
 // the account's own resulting quotes) refuses the whole command. The funds check is of the whole
 // set at once: what the new set reserves beyond what the replaced orders release must be available.
 
-import { liftOff, reduceInPlace, tradingRefusal } from './amend.ts';
-import { touchBook, touchWallet } from './change-tracking.ts';
+import { liftOff, reduceInPlace, rest, tradingRefusal } from './amend.ts';
 import { isSafeNonNeg, isStr, reject } from './command-checks.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
   F_ORIGINAL_QTY,
   F_QTY,
-  F_SEQ_NO,
-  F_UPDATED_AT,
   FW,
   I_ACCOUNT,
   I_ANEXT,
@@ -34,7 +31,7 @@ import {
   TIF_MASK,
 } from './order-pool.ts';
 import { orderRecord } from './records.ts';
-import { book, cancelHandle, link } from './resting-orders.ts';
+import { cancelHandle } from './resting-orders.ts';
 import {
   type Account,
   accountOf,
@@ -42,7 +39,6 @@ import {
   CUR_INDEX,
   type ExchangeState,
   ok,
-  WALLET_RESERVED,
   WALLET_SLOTS,
 } from './state.ts';
 import { isTick, ONE, TICK_INDEX, TICKS } from './ticks.ts';
@@ -255,52 +251,4 @@ function requeue(s: ExchangeState, a: Account, h: number, qty: number, ts: numbe
   );
   if (s.emitEvents)
     s.ev.push({ kind: 'OrderAmended', order: orderRecord(s, h2, 'RESTING', id), requeued: true });
-}
-
-/** Rests a new order at the back of its level, reserving its cost (the caller checked funds). */
-function rest(
-  s: ExchangeState,
-  a: Account,
-  bookIndex: number,
-  side: number,
-  tifCode: number,
-  level: number,
-  qty: number,
-  originalQty: number,
-  createdAt: number,
-  ts: number,
-  expiresAt: number,
-  flags: string | null,
-  clientOrderId: string | null,
-  id: string,
-): number {
-  const pool = s.pool;
-  const h = pool.alloc();
-  const seqNo = s.orderSeq++;
-  pool.i32[h * IW + I_BOOK] = bookIndex;
-  pool.i32[h * IW + I_ACCOUNT] = a.idx;
-  pool.i32[h * IW + I_SIDE] = side;
-  pool.i32[h * IW + I_TIF] = tifCode;
-  pool.i32[h * IW + I_LEVEL] = level;
-  pool.f64[h * FW + F_QTY] = qty;
-  pool.f64[h * FW + F_ORIGINAL_QTY] = originalQty;
-  pool.f64[h * FW + F_CREATED_AT] = createdAt;
-  pool.f64[h * FW + F_UPDATED_AT] = ts;
-  pool.f64[h * FW + F_EXPIRES_AT] = expiresAt;
-  pool.f64[h * FW + F_SEQ_NO] = seqNo;
-  if (flags !== null) pool.flags.set(h, flags);
-  if (clientOrderId !== null) pool.clientOrderId.set(h, clientOrderId);
-  s.orderIdx.insertKey(s.orderIdx.key(id), h);
-  link(s, h, book(s, bookIndex), a);
-  if (expiresAt >= 0) {
-    s.expiries.push(expiresAt, seqNo, h);
-    s.gttLive++;
-  }
-  const currencyIndex = bookIndex & 1;
-  const cost = TICKS[level]! * qty * MONEY_PER_TICK_MCU[currencyIndex]!;
-  s.wallets[a.idx * WALLET_SLOTS + currencyIndex]! -= cost;
-  s.wallets[a.idx * WALLET_SLOTS + WALLET_RESERVED + currencyIndex]! += cost;
-  touchWallet(s, a, currencyIndex);
-  touchBook(s, bookIndex);
-  return h;
 }
