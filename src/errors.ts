@@ -53,6 +53,7 @@ export const ErrorCodes = {
     message: 'No market-maker protection configured for this account, event and currency',
   },
   ORDER_NOT_FOUND: { status: 404, message: 'Order not found' },
+  AMEND_NO_CHANGE: { status: 400, message: 'The amend changes neither price nor quantity' },
   DUPLICATE_CLIENT_ORDER_ID: { status: 409, message: 'clientOrderId reused with different parameters' },
   ALREADY_SETTLED: { status: 409, message: 'Market already settled' },
   LOCK_NOT_FOUND: { status: 404, message: 'Lock not found' },

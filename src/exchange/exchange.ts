@@ -9,6 +9,7 @@
 // docs/architecture.md "The engine". Design notes and the money rules: docs/exchange.md.
 
 import { createAccount, deposit, withdraw } from './accounts.ts';
+import { amendOrder, queuePosition } from './amend.ts';
 import { cancelOrder, cancelOrders, expire } from './cancels.ts';
 import {
   addMarkets,
@@ -22,6 +23,7 @@ import {
 import { flushTouched } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
+import { massQuote } from './mass-quote.ts';
 import { placeOrder } from './matching.ts';
 import { mmpView, resetMmp, setMmp } from './mmp.ts';
 import * as q from './queries.ts';
@@ -163,6 +165,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   order(orderId: Id): OrderRecord | undefined {
     return q.order(this.s, orderId);
   }
+  queuePosition(orderId: Id): { ordersAhead: number; qtyAhead: number } | undefined {
+    return queuePosition(this.s, orderId);
+  }
   positions(accountId: Id, currency?: Currency): Position[] {
     return q.positions(this.s, accountId, currency);
   }
@@ -224,6 +229,10 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return cancelOrder(s, c);
     case 'CancelOrders':
       return cancelOrders(s, c);
+    case 'AmendOrder':
+      return amendOrder(s, c);
+    case 'MassQuote':
+      return massQuote(s, c);
     case 'Expire':
       return expire(s, c);
     case 'CreateLeague':

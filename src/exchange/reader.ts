@@ -52,6 +52,9 @@ export interface ExchangeReader {
   openOrders(accountId: Id, currency?: Currency): OrderRecord[];
   /** An order the state still holds (resting), or undefined. Closed orders live in SQL history. */
   order(orderId: Id): OrderRecord | undefined;
+  /** Orders and quantity ahead of a resting order in its price level's queue, or undefined
+   * (docs/exchange.md "Amend and queue priority"). */
+  queuePosition(orderId: Id): { ordersAhead: number; qtyAhead: number } | undefined;
   /** Open positions of the account. */
   positions(accountId: Id, currency?: Currency): Position[];
   /** Result of an earlier placement with this clientOrderId, for idempotency. */

@@ -8,6 +8,7 @@ export const RejectionCodes = {
   ALREADY_EXISTS: 'Already exists',
   ALREADY_SETTLED: 'Market already settled',
   AMOUNT_OUT_OF_RANGE: 'Amount beyond what the exchange holds exactly',
+  AMEND_NO_CHANGE: 'The amend changes neither price nor quantity',
   DUPLICATE_CLIENT_ORDER_ID: 'clientOrderId reused with different parameters',
   EVENT_NOT_FOUND: 'Event not found',
   EVENT_NOT_TRADABLE: 'Event is not open for trading',

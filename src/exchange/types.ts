@@ -72,6 +72,8 @@ export const RESTING_TIFS: ReadonlySet<TimeInForce> = new Set(['GTC', 'GTT', 'PO
 /** Self-trade prevention modes of a PlaceOrder, CANCEL_BOTH the default (docs/exchange.md). */
 export const STP_MODES = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
 export type StpMode = (typeof STP_MODES)[number];
+/** Price levels per outcome in one MassQuote (docs/exchange.md "Mass quotes"). */
+export const MAX_QUOTE_LEVELS = 10;
 
 export const ORDER_STATUSES = ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -300,6 +302,18 @@ export type Command =
       mmp?: boolean;
     })
   | (Base & { type: 'CancelOrder'; accountId: Id; ah?: number; orderId: Id })
+  /** Changes a resting order's price and/or remaining qty (docs/exchange.md "Amend and queue priority"). */
+  | (Base & { type: 'AmendOrder'; accountId: Id; ah?: number; orderId: Id; price?: Tick; qty?: Qty })
+  /** Replaces the account's quotes on the listed outcomes of one market and currency, all or nothing
+   * (docs/exchange.md "Mass quotes"). `orderId` of a level names the order it creates, if it does. */
+  | (Base & {
+      type: 'MassQuote';
+      accountId: Id;
+      ah?: number;
+      marketId: Id;
+      currency: Currency;
+      quotes: { outcomeId: Id; levels: { price: Tick; qty: Qty; orderId: Id }[] }[];
+    })
   | (Base & {
       type: 'CancelOrders';
       accountId: Id;
@@ -355,6 +369,11 @@ export type DomainEvent =
       order: OrderRecord;
       reason: 'USER' | 'IOC' | 'WASH' | 'EXPIRED' | 'LIFECYCLE' | 'MMP';
     }
+  /** An amended order as it stands after the command; `requeued`: it lost its place (docs/exchange.md
+   * "Amend and queue priority"). Also a mass quote's changed levels. */
+  | { kind: 'OrderAmended'; order: OrderRecord; requeued: boolean }
+  /** A mass quote's resulting quote set on its listed outcomes, in price order (best first). */
+  | { kind: 'QuotesReplaced'; accountId: Id; marketId: Id; currency: Currency; orders: OrderRecord[] }
   | { kind: 'BookChanged'; marketId: Id; currency: Currency }
   | { kind: 'WalletChanged'; accountId: Id; currency: Currency }
   | { kind: 'PositionChanged'; position: Position }

@@ -39,6 +39,7 @@ export function projectionStatement(
          ${p(col((r) => r.order.status))}::text[], ${p(col((r) => r.order.createdAt))}::bigint[],
          ${p(col((r) => r.order.updatedAt))}::bigint[], ${p(col((r) => r.seq))}::bigint[])
        ON CONFLICT (id) DO UPDATE SET qty = EXCLUDED.qty, status = EXCLUDED.status,
+         price = EXCLUDED.price, original_qty = EXCLUDED.original_qty,
          updated_at = EXCLUDED.updated_at, seq = EXCLUDED.seq)`);
   }
   if (batch.makerDeltas.size > 0) {

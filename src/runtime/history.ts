@@ -37,9 +37,10 @@ export class HistoryBatch {
     for (const row of ledgerRows(events, ts)) this.ledger.push({ ...row, seq, n: n++ });
     for (const e of events) {
       switch (e.kind) {
-        // OrderPlaced carries the taker's state after its own matching; OrderCanceled the final
-        // state. Either supersedes any earlier delta for that order.
+        // OrderPlaced carries the taker's state after its own matching (OrderAmended too: an
+        // amend's new price and originalQty); OrderCanceled the final state. Either supersedes any earlier delta for that order.
         case 'OrderPlaced':
+        case 'OrderAmended':
         case 'OrderCanceled':
           this.orders.set(e.order.id, { order: { ...e.order }, seq });
           this.makerDeltas.delete(e.order.id);

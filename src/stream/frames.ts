@@ -30,13 +30,14 @@ function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSe
   }
   if (changed === undefined) return [];
   for (const e of events) {
-    if (e.kind !== 'OrderPlaced' && e.kind !== 'OrderCanceled') continue;
+    // An amended order is announced as a placement of its new state (docs/stream.md).
+    if (e.kind !== 'OrderPlaced' && e.kind !== 'OrderAmended' && e.kind !== 'OrderCanceled') continue;
     const o = e.order;
     const g = changed.get(bookKey(o.marketId, o.currency));
     if (g === undefined) continue;
     const m = r.market(o.marketId);
     if (m === undefined) continue;
-    const placed = e.kind === 'OrderPlaced';
+    const placed = e.kind !== 'OrderCanceled';
     const own = placed
       ? (fills?.filter((f) => f.marketId === o.marketId && f.currency === o.currency) ?? [])
       : [];

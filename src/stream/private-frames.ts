@@ -15,7 +15,8 @@ export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, strin
     else list.push(frame);
   };
   for (const e of events) {
-    if (e.kind === 'OrderPlaced')
+    // An amended order is announced as a placement of its new state (docs/stream.md).
+    if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended')
       push(e.order.accountId, envelope('place', privatePlace(e.order), { journalSeq }));
     else if (e.kind === 'OrderFilled')
       push(e.fill.accountId, envelope('fill', privateFill(e.fill), { journalSeq }));

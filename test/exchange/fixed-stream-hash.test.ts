@@ -7,9 +7,10 @@
 // The stream exercises every command type: catalog growth (events, markets, teams), status changes
 // (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
 // locks, the fee coefficient, and trading in both currencies with every time in force, client order
-// ids, self-trades, netting, batch and scoped cancels and expiry sweeps; and, drawn from a second
-// generator so the original stream's draws are unchanged, the self-trade prevention modes, the
-// post-only reprice, market-maker protection (SetMmp, ResetMmp, protected orders, breaches).
+// ids, self-trades, netting, batch and scoped cancels, amends, mass quotes and expiry sweeps; and,
+// drawn from a second generator so the original stream's draws are unchanged, the self-trade
+// prevention modes, the post-only reprice, market-maker protection (SetMmp, ResetMmp, protected
+// orders, breaches).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -115,7 +116,45 @@ function* stream(): Generator<Command> {
     const x = r();
     const acct = `acct-${Math.floor(r() * ACCOUNTS)}`;
     let batch: Command[];
-    if (x < 0.7) {
+    if (x >= 0.64 && x < 0.7) {
+      // amends (same price smaller: keeps priority; else re-queues, may take) and mass quotes
+      const open = live.filter((l) => l.status !== 'FINAL');
+      const ev = open.length > 0 ? pick(open) : pick(live);
+      if (x < 0.675 && placed.length > 0) {
+        const o = placed[Math.max(0, placed.length - 1 - Math.floor(r() * 200))] as (typeof placed)[number];
+        const y = r();
+        const amend: Command = {
+          type: 'AmendOrder',
+          ts,
+          accountId: r() < 0.97 ? o.acct : acct,
+          orderId: o.id,
+        };
+        if (y < 0.4) amend.qty = 100 * (1 + Math.floor(r() * 20));
+        else if (y < 0.8) amend.price = TICKS[128 + Math.floor(r() * 25)] as number;
+        else if (y < 0.98) {
+          amend.price = TICKS[128 + Math.floor(r() * 25)] as number;
+          amend.qty = 100 * (1 + Math.floor(r() * 40));
+        } else if (y < 0.99) amend.price = 502; // invalid: off the tick table
+        batch = [amend];
+      } else {
+        const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
+        const unit = currency === 'CASH' ? 100 : 1;
+        const m = Math.floor(r() * 2);
+        const quotes = (r() < 0.6 ? [0, 1] : [Math.floor(r() * 2)]).map((side) => ({
+          outcomeId: `e${ev.e}-m${m}-${side}`,
+          levels: Array.from({ length: Math.floor(r() * 6) }, (_, k) => {
+            const id = `q${n++}`;
+            placed.push({ id, acct, e: ev.e });
+            return {
+              price: TICKS[120 + side * 5 + k * 2 + Math.floor(r() * 2)] as number,
+              qty: r() < 0.1 ? 0 : unit * (1 + Math.floor(r() * 30)),
+              orderId: id,
+            };
+          }),
+        }));
+        batch = [{ type: 'MassQuote', ts, accountId: acct, marketId: `e${ev.e}-m${m}`, currency, quotes }];
+      }
+    } else if (x < 0.7) {
       // a bid near the middle of the table, mostly on an event open for trading
       const open = live.filter((l) => l.status !== 'FINAL');
       const ev = open.length > 0 && r() < 0.97 ? pick(open) : pick(live);
@@ -276,7 +315,8 @@ function* stream(): Generator<Command> {
 }
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
- * gained the self-trade prevention modes, the post-only reprice and market-maker protection. */
+ * gained amends, mass quotes, the self-trade prevention modes, the post-only reprice and
+ * market-maker protection. */
 const PINNED = {
   commands: 300_000,
   accepted: 186_705,

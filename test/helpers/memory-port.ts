@@ -84,7 +84,7 @@ export class MemoryPort implements ExchangePort {
     // OrderPlaced carries the taker's state after matching, so only makers' fills change a record.
     const placedNow = new Set<Id>();
     for (const e of events) {
-      if (e.kind === 'OrderPlaced') {
+      if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended') {
         placedNow.add(e.order.id);
         this.orders.set(e.order.id, { ...e.order });
       } else if (e.kind === 'OrderCanceled') {

@@ -3,7 +3,9 @@
 // linked lists, handles or caches). After every step both must agree on acceptance, rejection code,
 // wallets, positions and every book in priority order, and the engine must keep its invariants:
 // money conserved, books never crossed, no negative balance, reserved = cost of resting orders, and
-// snapshot→restore reproduces the hash (a restored twin in replay mode, without events, keeps
+// snapshot→restore reproduces the hash. Amends and mass quotes run against the model's own rule
+// of queue priority (a seqNo kept or renewed, docs/exchange.md "Amend and queue priority"), so the
+// books compared in priority order check that priority is kept or lost exactly as specified (a restored twin in replay mode, without events, keeps
 // receiving the same commands and must keep the same hash). At the end, replaying the accepted commands into a fresh Exchange gives the same hash.
 
 import assert from 'node:assert/strict';
@@ -57,6 +59,8 @@ class Model {
   locks: { id: string; expiresAt: number | null }[] = [];
   feePpm = 30_000;
   seqNo = 0;
+  /** Time in force of each order that rested (an amend re-enters with it). */
+  tifOf = new Map<string, TimeInForce>();
 
   constructor() {
     for (const a of ACCOUNTS) {
@@ -193,9 +197,162 @@ class Model {
       }
       case 'PlaceOrder':
         return this.place(c);
+      case 'AmendOrder':
+        return this.amend(c);
+      case 'MassQuote':
+        return this.massQuote(c);
       default:
         throw new Error(`model: unexpected ${c.type}`);
     }
+  }
+
+  private tradingRefusal(m: number, ts: number): string | null {
+    if (this.marketStatus[m] !== 'OPEN') return 'MARKET_NOT_OPEN';
+    if (this.eventStatus !== 'OPEN_PREGAME' && this.eventStatus !== 'OPEN_INGAME')
+      return 'EVENT_NOT_TRADABLE';
+    if (this.locks.some((l) => l.expiresAt === null || l.expiresAt > ts)) return 'TRADING_LOCKED';
+    return null;
+  }
+
+  /** docs/exchange.md "Amend and queue priority": a smaller qty at the same price keeps seqNo;
+   * anything else is the order cancelled and placed again under its id (a new seqNo). */
+  private amend(c: Extract<Command, { type: 'AmendOrder' }>): string | null {
+    const o = this.orders.find((x) => x.id === c.orderId && x.acct === c.accountId);
+    if (!o) return 'ORDER_NOT_FOUND';
+    if (c.price === undefined && c.qty === undefined) return 'VALIDATION_FAILED';
+    const price = c.price ?? o.tick;
+    const qty = c.qty ?? o.qty;
+    if (!isTick(price)) return 'INVALID_PRICE';
+    if (!Number.isSafeInteger(qty) || qty <= 0) return 'INVALID_QTY';
+    if (price === o.tick && qty === o.qty) return 'AMEND_NO_CHANGE';
+    const refused = this.tradingRefusal(o.m, c.ts);
+    if (refused) return refused;
+    if (price === o.tick && qty < o.qty) {
+      const release = o.tick * (o.qty - qty) * K[o.cur]!;
+      this.res[o.acct]![o.cur]! -= release;
+      this.av[o.acct]![o.cur]! += release;
+      o.qty = qty;
+      return null;
+    }
+    if (o.expiresAt !== null && o.expiresAt <= c.ts) return 'ORDER_NOT_FOUND';
+    const tif = this.tifOf.get(o.id) ?? 'GTC';
+    const crossing = this.orders.some(
+      (x) => x.m === o.m && x.cur === o.cur && x.side !== o.side && x.tick + price >= 1000,
+    );
+    if (tif === 'PO' && crossing) return 'POST_ONLY_WOULD_TAKE';
+    const live = this.eventStatus === 'OPEN_INGAME' && this.feePpm > 0;
+    const cap = live ? maxTakerFee(this.feePpm, price, qty, CURS[o.cur]!) : 0;
+    if (this.av[o.acct]![o.cur]! + o.tick * o.qty * K[o.cur]! < price * qty * K[o.cur]! + cap)
+      return 'INSUFFICIENT_FUNDS';
+    this.cancel(o);
+    const r = this.place({
+      type: 'PlaceOrder',
+      ts: c.ts,
+      orderId: o.id,
+      accountId: o.acct,
+      outcomeId: `${MARKETS[o.m]}-${o.side ? 'b' : 'a'}`,
+      currency: CURS[o.cur]!,
+      price,
+      qty,
+      tif,
+      ...(o.expiresAt !== null ? { ttl: o.expiresAt - c.ts } : {}),
+    });
+    assert.equal(r, null, 'model: a re-queue the checks passed was refused');
+    return null;
+  }
+
+  /** docs/exchange.md "Mass quotes", on plain arrays. */
+  private massQuote(c: Extract<Command, { type: 'MassQuote' }>): string | null {
+    const ci = CURS.indexOf(c.currency);
+    const m = MARKETS.indexOf(c.marketId);
+    if (m < 0) return 'MARKET_NOT_FOUND';
+    const refused = this.tradingRefusal(m, c.ts);
+    if (refused) return refused;
+    const sides: number[] = c.quotes.map((q) => (q.outcomeId === `${c.marketId}-a` ? 0 : 1));
+    const want: { price: number; qty: number; orderId: string }[][] = [[], []];
+    c.quotes.forEach((q, k) => {
+      want[sides[k]!] = q.levels;
+    });
+    for (const q of c.quotes) {
+      if (q.levels.length > 10) return 'VALIDATION_FAILED';
+      for (const l of q.levels) {
+        if (!isTick(l.price)) return 'INVALID_PRICE';
+        if (l.qty > 0 && this.orders.some((x) => x.id === l.orderId)) return 'ALREADY_EXISTS';
+      }
+    }
+    const mine = (side: number) =>
+      this.orders
+        .filter((x) => x.acct === c.accountId && x.m === m && x.cur === ci && x.side === side)
+        .sort((x, y) => x.seqNo - y.seqNo);
+    const top = [0, 1].map((side) =>
+      sides.includes(side)
+        ? Math.max(-1, ...want[side]!.filter((l) => l.qty > 0).map((l) => l.price))
+        : Math.max(-1, ...mine(side).map((x) => x.tick)),
+    );
+    if (top[0]! >= 0 && top[1]! >= 0 && top[0]! + top[1]! >= 1000) return 'POST_ONLY_WOULD_TAKE';
+    for (const side of sides) {
+      const t = top[side]!;
+      if (
+        t >= 0 &&
+        this.orders.some(
+          (x) => x.acct !== c.accountId && x.m === m && x.cur === ci && x.side !== side && x.tick + t >= 1000,
+        )
+      )
+        return 'POST_ONLY_WOULD_TAKE';
+    }
+    let need = 0;
+    for (const side of sides) {
+      for (const x of mine(side)) need -= x.tick * x.qty * K[ci]!;
+      for (const l of want[side]!) need += l.price * l.qty * K[ci]!;
+    }
+    if (need > this.av[c.accountId]![ci]!) return 'INSUFFICIENT_FUNDS';
+    const reserve = (price: number, qty: number) => {
+      this.av[c.accountId]![ci]! -= price * qty * K[ci]!;
+      this.res[c.accountId]![ci]! += price * qty * K[ci]!;
+    };
+    for (const side of [0, 1]) {
+      if (!sides.includes(side)) continue;
+      const kept = new Map<number, MOrder>();
+      for (const x of mine(side)) {
+        const l = want[side]!.find((w) => w.price === x.tick);
+        if (!l || l.qty === 0 || kept.has(x.tick)) this.cancel(x);
+        else kept.set(x.tick, x);
+      }
+      for (const l of want[side]!) {
+        const x = kept.get(l.price);
+        if (x && l.qty < x.qty) {
+          reserve(x.tick, l.qty - x.qty);
+          x.qty = l.qty;
+        }
+      }
+    }
+    for (const side of [0, 1]) {
+      if (!sides.includes(side)) continue;
+      for (const l of want[side]!) {
+        if (l.qty === 0) continue;
+        const x = mine(side).find((o) => o.tick === l.price);
+        if (x && l.qty === x.qty) continue;
+        if (x) {
+          reserve(x.tick, l.qty - x.qty);
+          x.qty = l.qty;
+          x.seqNo = this.seqNo++; // more qty: to the back of the level
+        } else {
+          reserve(l.price, l.qty);
+          this.orders.push({
+            id: l.orderId,
+            acct: c.accountId,
+            m,
+            side,
+            cur: ci,
+            tick: l.price,
+            qty: l.qty,
+            seqNo: this.seqNo++,
+            expiresAt: null,
+          });
+        }
+      }
+    }
+    return null;
   }
 
   private place(c: Extract<Command, { type: 'PlaceOrder' }>): string | null {
@@ -262,6 +419,7 @@ class Model {
     this.av[a]![ci]! += cap - feeSoFar;
     const seqNo = this.seqNo++;
     if (rem > 0 && !washed && (c.tif === 'GTC' || c.tif === 'GTT' || c.tif === 'PO')) {
+      this.tifOf.set(c.orderId, c.tif);
       this.orders.push({
         id: c.orderId,
         acct: a,
@@ -296,7 +454,8 @@ const STATUS_CHOICES: EventStatus[] = [
   'CANCELED',
 ];
 
-type Gen = (i: number) => Command;
+/** `md`: the model before the step, for commands that aim at a resting order (amends). */
+type Gen = (i: number, md?: Model) => Command;
 /** Labels a generator so a counterexample prints as data, not as function source. */
 const named = (label: string, f: Gen): Gen => Object.assign(f, { [fc.toStringMethod]: () => label });
 const acct = fc.constantFrom(...ACCOUNTS);
@@ -403,6 +562,87 @@ const lock = fc
     ),
   );
 
+const amend = fc
+  .record({
+    a: acct,
+    back: fc.integer({ min: 1, max: 12 }),
+    quote: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }),
+    p: fc.option(
+      fc.oneof(
+        { weight: 19, arbitrary: fc.constantFrom(...TICK_CHOICES) },
+        { weight: 1, arbitrary: fc.constant(502) },
+      ),
+      {
+        nil: undefined,
+      },
+    ),
+    q: fc.option(
+      fc.oneof(
+        { weight: 19, arbitrary: fc.integer({ min: 1, max: 60 }) },
+        { weight: 1, arbitrary: fc.constant(0) },
+      ),
+      {
+        nil: undefined,
+      },
+    ),
+  })
+  .map((r) =>
+    named(`amend ${JSON.stringify(r)}`, (i, md) => {
+      // Mostly a resting order of its own account (the model's, before this step), else any id.
+      const resting = md?.orders ?? [];
+      const target =
+        r.back < 11 && resting.length > 0 ? resting[(r.back * 7 + i) % resting.length] : undefined;
+      return {
+        type: 'AmendOrder',
+        ts: T0 + i,
+        accountId: target?.acct ?? r.a,
+        orderId: target?.id ?? `o${Math.max(0, i - r.back)}${r.quote === null ? '' : `-${r.quote}`}`,
+        ...(r.p !== undefined ? { price: r.p } : {}),
+        ...(r.q !== undefined ? { qty: r.q } : {}),
+      };
+    }),
+  );
+const QUOTE_TICKS = [300, 400, 450, 500, 550];
+const levels = fc.uniqueArray(
+  fc.record({
+    p: fc.oneof(
+      { weight: 29, arbitrary: fc.constantFrom(...QUOTE_TICKS) },
+      { weight: 1, arbitrary: fc.constant(502) },
+    ),
+    q: fc.oneof(
+      { weight: 5, arbitrary: fc.integer({ min: 1, max: 40 }) },
+      { weight: 1, arbitrary: fc.constant(0) },
+    ),
+  }),
+  { maxLength: 4, selector: (l) => l.p },
+);
+const massQuote = fc
+  .record({
+    a: acct,
+    m: fc.constantFrom(...MARKETS),
+    c: cur,
+    sides: fc.constantFrom(['a'], ['b'], ['a', 'b'], ['b', 'a']),
+    a0: levels,
+    b0: levels,
+  })
+  .map((r) =>
+    named(`massQuote ${JSON.stringify(r)}`, (i) => ({
+      type: 'MassQuote',
+      ts: T0 + i,
+      accountId: r.a,
+      marketId: r.m,
+      currency: r.c,
+      quotes: r.sides.map((sd) => ({
+        outcomeId: `${r.m}-${sd}`,
+        levels: (sd === 'a' ? r.a0 : r.b0).map((l, k) => ({
+          price: l.p,
+          qty: l.q,
+          orderId: `o${i}-${sd === 'a' ? k : k + 4}`,
+        })),
+      })),
+    })),
+  );
+
 const step = fc.oneof(
   { weight: 40, arbitrary: place },
   { weight: 4, arbitrary: cancel },
@@ -413,6 +653,8 @@ const step = fc.oneof(
   { weight: 1, arbitrary: settle },
   { weight: 2, arbitrary: expire },
   { weight: 1, arbitrary: lock },
+  { weight: 8, arbitrary: amend },
+  { weight: 6, arbitrary: massQuote },
 );
 
 // ------------------------------------------------------------------ comparison helpers
@@ -506,7 +748,7 @@ test('engine agrees with the reference model under random command sequences', ()
           },
         ]);
         [...gens, ...finale].forEach((g, i) => {
-          const c = g(i + 1);
+          const c = g(i + 1, md);
           const want = md.apply(c);
           const r: CommandResult = x.apply(c);
           assert.equal(

@@ -1,0 +1,302 @@
+// Durable mass quotes over HTTP: POST /nbx/v2/emm/quotes (5 levels × 2 outcomes per set) against
+// the built server on the embedded store, 32 connections, every 200 answered only after its group
+// commit (the fdatasync of the journal segment). Baseline in the same run: single-order placement
+// (POST /nbx/v2/emm/orders/place, the load of bench/orders-http.ts) on a server of its own. Rounds
+// interleave placement / mass quote, each on a fresh server and data directory; per-round ratios
+// are quote sets/s over placements/s of the same round.
+//
+//   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
+//
+// Each quote set moves its quantities a little (qty cycles per request), so most sets shrink,
+// grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
+// cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
+// Server CPU per request (user + system of the server process, /proc) and its main thread's share
+// are printed beside the rate, as bench/orders-http.ts does.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { type Child, fetchToken, httpCall } from '../test/helpers/child-server.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const RUNS = Number(values.runs);
+const CONNECTIONS = Number(values.connections);
+const ordersChild = fileURLToPath(new URL('./lib/orders-child.mjs', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
+const QUOTERS = 8;
+
+async function boot(env: Record<string, string>): Promise<Child> {
+  const proc = spawn(process.execPath, [ordersChild], {
+    env: { ...process.env, ...env, MAIN_JS: join(root, 'dist/main.js') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => proc.once('exit', res));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+  return { proc, url, exited };
+}
+
+/** User + system CPU seconds so far of a process, or of its main thread alone (Linux /proc). */
+function cpuSeconds(pid: number | undefined, mainThread = false): number {
+  try {
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
+  const r = await httpCall(url, method, path, token, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** A game with 10 markets and `n` funded traders; each market's id and outcome ids. */
+async function setup(url: string, n: number) {
+  const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
+  // As test/helpers/child-server.ts createGame, keeping the market ids as well.
+  await call(url, 'POST', '/admin/v1/leagues', admin, {
+    code: 'NBA',
+    name: 'National Basketball Association',
+  });
+  const home = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'Boston Celtics',
+    symbol: 'BOS',
+  });
+  const away = await call(url, 'POST', '/admin/v1/teams', admin, {
+    league: 'NBA',
+    name: 'New York Knicks',
+    symbol: 'NYK',
+  });
+  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
+    type: 'Game',
+    status: 'OPEN_PREGAME',
+    description: 'New York Knicks @ Boston Celtics',
+    league: 'NBA',
+    scheduledStart: '2031-01-01T00:00:00.000Z',
+    game: { homeTeamId: home.id, awayTeamId: away.id },
+    markets: Array.from({ length: 10 }, (_, i) => ({
+      type: 'SPREAD',
+      strike: -0.5 - i,
+      description: `Spread ${i}`,
+      outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
+    })),
+  });
+  const outcomes: string[][] = ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
+  const markets: string[] = ev.markets.map((m: { id: string }) => m.id);
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = await call(url, 'POST', '/admin/v1/clients', admin, { name: `trader-${i}` });
+    await call(url, 'POST', `/admin/v1/accounts/${c.accountId}/deposits`, admin, {
+      currency: 'CASH',
+      amount: 1e9,
+    });
+    tokens.push(await fetchToken(url, c.clientId, c.clientSecret));
+  }
+  return { outcomes, markets, tokens };
+}
+
+interface Row {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  cpuUs: number;
+  mainCpuUs: number;
+}
+
+type Ctx = Awaited<ReturnType<typeof setup>>;
+
+function placeBody(ctx: Ctx, k: number): { token: string; body: string } {
+  const prices = [0.46, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52];
+  const m = ctx.outcomes[k % ctx.outcomes.length]!;
+  const side = (k >> 3) & 1;
+  return {
+    token: ctx.tokens[side]!,
+    body: JSON.stringify({
+      outcomeId: m[side],
+      price: prices[(k * 7) % prices.length],
+      qty: 100 * (1 + (k % 5)),
+      currency: 'CASH',
+      tif: 'GTC',
+    }),
+  };
+}
+
+function quoteBody(ctx: Ctx, k: number): { token: string; body: string } {
+  const mi = k % ctx.markets.length;
+  const m = ctx.outcomes[mi]!;
+  const level = (base: number) =>
+    Array.from({ length: 5 }, (_, j) => ({
+      price: Number((base + j / 100).toFixed(2)),
+      qty: 100 * (1 + ((Math.floor(k / ctx.markets.length) + j) % 3)),
+    }));
+  return {
+    token: ctx.tokens[Math.floor(k / ctx.markets.length) % ctx.tokens.length]!,
+    body: JSON.stringify({
+      marketId: ctx.markets[mi],
+      currency: 'CASH',
+      quotes: [
+        { outcomeId: m[0], levels: level(0.4) },
+        { outcomeId: m[1], levels: level(0.5) },
+      ],
+    }),
+  };
+}
+
+async function load(
+  url: string,
+  pid: number | undefined,
+  path: string,
+  make: (k: number) => { token: string; body: string },
+): Promise<Row> {
+  let n = 0;
+  const cpu0 = cpuSeconds(pid);
+  const main0 = cpuSeconds(pid, true);
+  const r = await autocannon({
+    url: `${url}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: 'POST',
+    requests: [
+      {
+        setupRequest: (req) => {
+          const { token, body } = make(n++);
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body,
+          };
+        },
+      },
+    ],
+  });
+  const total = Math.max(1, r.requests.total);
+  return {
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / total,
+    mainCpuUs: ((cpuSeconds(pid, true) - main0) * 1e6) / total,
+  };
+}
+
+const base = {
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  TICKBOOK_DEMO: 'false',
+  DEMO_LIVE: 'false',
+  TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
+  TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
+  KEY_ENCRYPTION_SECRET: 'bench',
+  DATABASE_URL: '',
+};
+const tmp = join(tmpdir(), `tickbook-bench-quotes-${randomBytes(4).toString('hex')}`);
+
+interface Target {
+  label: string;
+  path: string;
+  traders: number;
+  make: (ctx: Ctx) => (k: number) => { token: string; body: string };
+}
+const targets: Target[] = [
+  {
+    label: 'single-order placement (baseline)',
+    path: '/nbx/v2/emm/orders/place',
+    traders: 2,
+    make: (ctx) => (k) => placeBody(ctx, k),
+  },
+  {
+    label: 'mass quote, 5 levels × 2 outcomes',
+    path: '/nbx/v2/emm/quotes',
+    traders: QUOTERS,
+    make: (ctx) => (k) => quoteBody(ctx, k),
+  },
+];
+
+async function runOnce(t: Target, round: number, index: number): Promise<Row> {
+  const dir = join(tmp, `${round}-${index}`);
+  mkdirSync(dir, { recursive: true });
+  const { proc, url, exited } = await boot({ ...base, DATA_DIR: dir });
+  try {
+    const ctx = await setup(url, t.traders);
+    return await load(url, proc.pid, t.path, t.make(ctx));
+  } finally {
+    proc.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+execFileSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(
+  `\nDurable requests on the embedded store, ${CONNECTIONS} connections, ${SECONDS} s per round, ${RUNS} rounds`,
+);
+console.log(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}\n`,
+);
+console.log(
+  '| round | target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | vs placement (same round) |',
+);
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+const rows: Row[][] = targets.map(() => []);
+const ratios: number[] = [];
+try {
+  for (let round = 0; round < RUNS; round++) {
+    let baseline = 0;
+    for (let t = 0; t < targets.length; t++) {
+      const r = await runOnce(targets[t]!, round, t);
+      rows[t]!.push(r);
+      if (t === 0) baseline = r.reqPerSec;
+      else ratios.push(r.reqPerSec / baseline);
+      console.log(
+        `| ${round + 1} | ${targets[t]!.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios.at(-1)!.toFixed(2)} |`,
+      );
+    }
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+console.log(
+  `\nMedians over ${RUNS} rounds (load average now: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')})\n`,
+);
+console.log(
+  '| target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | median per-round ratio |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+targets.forEach((t, i) => {
+  const rs = rows[i]!;
+  console.log(
+    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios).toFixed(2)} |`,
+  );
+});
+console.log('\ngoal: ≥ 10,000 durable quote sets/s (5 levels × 2 outcomes) on the embedded store');

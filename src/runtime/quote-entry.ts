@@ -1,0 +1,157 @@
+// Amend, queue position and mass quote for order-entry transports (docs/exchange.md "Amend and queue
+// priority", "Mass quotes"; docs/http.md "Amend and mass quote"). A transport (the REST routes in
+// src/http/routes/quotes.ts, a socket's message table) validates the shape of a request, then calls
+// one method here with the caller's account: the wire price becomes a tick, the command is
+// submitted, and the answer is read from the command's own events once it is durable. Errors are
+// ApiErrors of the one registry, as order-entry.ts raises them, so every transport answers the same
+// codes. Idempotency: an amend repeated after it took effect is AMEND_NO_CHANGE (its details carry
+// the order's price and qty), a mass quote repeated is accepted and changes nothing.
+
+import { ApiError } from '../errors.ts';
+import {
+  type Currency,
+  type DomainEvent,
+  type Id,
+  MAX_QUOTE_LEVELS,
+  type OrderRecord,
+} from '../exchange/types.ts';
+import { priceToTick, tickToPrice } from '../exchange/units.ts';
+import type { CommandInput, ExchangePort } from './exchange-port.ts';
+import type { RejectionToError } from './order-entry.ts';
+
+/** An amend as the wire gives it: the new price (a decimal) and/or the new remaining qty. */
+export interface AmendRequest {
+  price?: number;
+  qty?: number;
+}
+
+/** A mass quote as the wire gives it (prices decimals). */
+export interface QuoteRequest {
+  marketId: string;
+  currency: Currency;
+  quotes: { outcomeId: string; levels: { price: number; qty: number }[] }[];
+}
+
+export interface QueuePosition {
+  orderId: Id;
+  outcomeId: Id;
+  price: number;
+  ordersAhead: number;
+  qtyAhead: number;
+}
+
+/** A mass quote's outcome: the account's resulting quotes on the listed outcomes, best price first. */
+export interface QuoteSet {
+  marketId: Id;
+  currency: Currency;
+  orders: OrderRecord[];
+}
+
+type AmendCommand = CommandInput & { type: 'AmendOrder' };
+type QuoteCommand = CommandInput & { type: 'MassQuote' };
+
+function tickOf(price: number, where: string): number {
+  const tick = priceToTick(price);
+  if (tick === null) throw new ApiError('INVALID_PRICE', `${where}: price ${price} is not on the tick table`);
+  return tick;
+}
+
+/** The AmendOrder command for a request, or the edge's own rejection. */
+export function amendCommand(accountId: Id, orderId: Id, b: AmendRequest): AmendCommand {
+  if (b.price === undefined && b.qty === undefined)
+    throw new ApiError('VALIDATION_FAILED', 'body must have price or qty (or both)');
+  if (b.qty !== undefined && !(Number.isSafeInteger(b.qty) && b.qty > 0)) throw new ApiError('INVALID_QTY');
+  return {
+    type: 'AmendOrder',
+    accountId,
+    orderId,
+    ...(b.price !== undefined ? { price: tickOf(b.price, 'body/price') } : {}),
+    ...(b.qty !== undefined ? { qty: b.qty } : {}),
+  };
+}
+
+/** The MassQuote command for a request (a fresh order id per quoted level), or the edge's rejection. */
+export function quoteCommand(accountId: Id, b: QuoteRequest, newId: () => Id): QuoteCommand {
+  const outcomes = new Set<string>();
+  const quotes = b.quotes.map((q, i) => {
+    const outcomeId = q.outcomeId.toLowerCase();
+    if (outcomes.has(outcomeId))
+      throw new ApiError('VALIDATION_FAILED', `body/quotes/${i}: outcome listed twice`);
+    outcomes.add(outcomeId);
+    if (q.levels.length > MAX_QUOTE_LEVELS)
+      throw new ApiError('VALIDATION_FAILED', `body/quotes/${i}/levels: at most ${MAX_QUOTE_LEVELS}`);
+    const prices = new Set<number>();
+    const levels = q.levels.map((l, j) => {
+      const price = tickOf(l.price, `body/quotes/${i}/levels/${j}`);
+      if (prices.has(price))
+        throw new ApiError('VALIDATION_FAILED', `body/quotes/${i}/levels/${j}: price listed twice`);
+      prices.add(price);
+      if (!(Number.isSafeInteger(l.qty) && l.qty >= 0))
+        throw new ApiError('INVALID_QTY', `body/quotes/${i}/levels/${j}: qty must be an integer ≥ 0`);
+      return { price, qty: l.qty, orderId: newId() };
+    });
+    return { outcomeId, levels };
+  });
+  return { type: 'MassQuote', accountId, marketId: b.marketId.toLowerCase(), currency: b.currency, quotes };
+}
+
+/** The amended order as the command left it (after any matching), from its own events. */
+export function amendOutcome(orderId: Id, events: readonly DomainEvent[]): OrderRecord {
+  let order: OrderRecord | undefined;
+  for (const e of events) {
+    if ((e.kind === 'OrderAmended' || e.kind === 'OrderCanceled') && e.order.id === orderId) {
+      order = e.kind === 'OrderCanceled' ? { ...e.order, status: 'CANCELED' } : e.order;
+    }
+  }
+  if (!order) throw new ApiError('INTERNAL_ERROR', 'amend produced no order');
+  return order;
+}
+
+export class QuoteEntry {
+  constructor(
+    private readonly port: ExchangePort,
+    private readonly rejectionError: RejectionToError,
+  ) {}
+
+  /** Amends one of the account's resting orders; the order as the amend left it, once durable. */
+  async amend(accountId: Id, orderId: Id, request: AmendRequest): Promise<OrderRecord> {
+    const id = orderId.toLowerCase();
+    const cmd = amendCommand(accountId, id, request);
+    const live = this.port.reader().order(id);
+    if (!live || live.accountId !== accountId) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
+    const result = await this.port.submit(cmd);
+    if (!result.ok) {
+      if (result.code === 'AMEND_NO_CHANGE') {
+        throw new ApiError('AMEND_NO_CHANGE', undefined, {
+          orderId: id,
+          price: tickToPrice(live.price),
+          qty: live.qty,
+        });
+      }
+      throw this.rejectionError(result);
+    }
+    return amendOutcome(id, result.events);
+  }
+
+  /** Orders and quantity ahead of one of the account's resting orders at its price. */
+  queuePosition(accountId: Id, orderId: Id): QueuePosition {
+    const id = orderId.toLowerCase();
+    const r = this.port.reader();
+    const o = r.order(id);
+    const at = o && o.accountId === accountId ? r.queuePosition(id) : undefined;
+    if (!o || !at) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} is not resting among yours`);
+    return { orderId: id, outcomeId: o.outcomeId, price: tickToPrice(o.price), ...at };
+  }
+
+  /** Replaces the account's quotes on the listed outcomes, all or nothing; the resulting set. */
+  async massQuote(accountId: Id, request: QuoteRequest): Promise<QuoteSet> {
+    const cmd = quoteCommand(accountId, request, () => this.port.newId());
+    const result = await this.port.submit(cmd);
+    if (!result.ok) throw this.rejectionError(result);
+    for (const e of result.events) {
+      if (e.kind === 'QuotesReplaced')
+        return { marketId: e.marketId, currency: e.currency, orders: e.orders };
+    }
+    throw new ApiError('INTERNAL_ERROR', 'mass quote produced no quote set');
+  }
+}
