@@ -23,6 +23,8 @@ import { flushTouched } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { placeOrder } from './matching.ts';
+import { parlayWager } from './parlay-fills.ts';
+import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
@@ -42,6 +44,8 @@ import type {
   Money,
   OrderRecord,
   OutcomeRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
   Position,
   StateMachine,
   Team,
@@ -173,6 +177,24 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   locks(): { system: TradingLock | null; events: TradingLock[] } {
     return q.locks(this.s);
   }
+  parlayRequest(id: Id): ParlayRequestRecord | undefined {
+    return q.parlayRequest(this.s, id);
+  }
+  parlayRequests(accountId: Id): ParlayRequestRecord[] {
+    return q.parlayRequests(this.s, accountId);
+  }
+  openParlayRequests(): ParlayRequestRecord[] {
+    return q.openParlayRequests(this.s);
+  }
+  parlay(id: Id): ParlayRecord | undefined {
+    return q.parlay(this.s, id);
+  }
+  parlays(accountId: Id): ParlayRecord[] {
+    return q.parlays(this.s, accountId);
+  }
+  parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
+    return q.parlayForClientOrderId(this.s, accountId, clientOrderId);
+  }
   /** Number of resting orders. */
   get restingCount(): number {
     return this.s.pool.size;
@@ -249,6 +271,14 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return clearLock(s, c);
     case 'SetFeeCoefficient':
       return setFeeCoefficient(s, c);
+    case 'ParlayRequest':
+      return parlayRequest(s, c);
+    case 'ParlayCancel':
+      return parlayCancel(s, c);
+    case 'ParlayQuote':
+      return parlayQuote(s, c);
+    case 'ParlayWager':
+      return parlayWager(s, c);
     default:
       return reject('VALIDATION_FAILED', `unknown command type ${(c as { type?: unknown }).type}`);
   }

@@ -12,6 +12,8 @@ import type {
   MarketRecord,
   OrderRecord,
   OutcomeRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
   Position,
   Team,
   Tick,
@@ -61,4 +63,16 @@ export interface ExchangeReader {
 
   /** Active locks (expired ones are removed by the Expire command). */
   locks(): { system: TradingLock | null; events: TradingLock[] };
+
+  // parlays (docs/parlays.md)
+  parlayRequest(id: Id): ParlayRequestRecord | undefined;
+  /** The account's parlay requests, newest first. */
+  parlayRequests(accountId: Id): ParlayRequestRecord[];
+  /** Unfilled requests, oldest first (some may be past their deadline until the next sweep). */
+  openParlayRequests(): ParlayRequestRecord[];
+  parlay(id: Id): ParlayRecord | undefined;
+  /** Parlays where the account is taker or maker, newest first. */
+  parlays(accountId: Id): ParlayRecord[];
+  /** The parlay an earlier wager with this clientOrderId filled, for idempotency. */
+  parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
 }

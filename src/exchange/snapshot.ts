@@ -22,6 +22,7 @@ import {
   OrderPool,
   TIF_MASK,
 } from './order-pool.ts';
+import { readParlays, writeParlays } from './parlay-snapshot.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
 import { ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
@@ -132,6 +133,9 @@ export function* snapshotSlices(
       yield;
     }
   }
+  // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
+  // without parlays keeps its bytes, and so its hash, from before parlays existed.
+  if (!s.parlay.empty) writeParlays(w, s.parlay);
   return w.bytes();
 }
 
@@ -300,6 +304,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     fresh.orderIdx.insertKey(idHash, h); // after I_TIF (it adds ID_STR there)
     link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]!), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]!]!);
   }
+  if (!r.done()) readParlays(r, fresh);
   if (!r.done()) throw new Error('snapshot has trailing bytes');
   rebuildExpiries(fresh);
   return fresh;

@@ -13,6 +13,7 @@
 import { ExpiryHeap } from './expiry-heap.ts';
 import { IdIndex } from './id-index.ts';
 import { OrderPool } from './order-pool.ts';
+import { ParlayState } from './parlay-state.ts';
 import type {
   Command,
   CommandResult,
@@ -136,6 +137,9 @@ export class ExchangeState {
   wallets = new Float64Array(WALLET_SLOTS * 64);
   accountIdx = new Map<Id, number>();
   lockMap = new Map<Id, TradingLock>();
+
+  // ------------------------------------------------------------------ parlays (parlay-state.ts)
+  parlay = new ParlayState();
 
   // ------------------------------------------------------------------ per-command scratch
   stamp = 0;

@@ -11,6 +11,21 @@
 // carry them, so replay looks up no string). A handle is used only when it names the same id; else
 // the id is looked up (docs/exchange.md "Handles").
 
+import type { ParlayCommand, ParlayEvent, ParlayLedgerKind } from './parlay-types.ts';
+
+export type {
+  ParlayCommand,
+  ParlayEvent,
+  ParlayLedgerKind,
+  ParlayLegRecord,
+  ParlayQuoteRecord,
+  ParlayRecord,
+  ParlayRequestLeg,
+  ParlayRequestRecord,
+  ParlayRequestStatus,
+} from './parlay-types.ts';
+export { PARLAY_REQUEST_STATUSES } from './parlay-types.ts';
+
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
 
@@ -288,7 +303,9 @@ export type Command =
   | (Base & { type: 'Expire' })
   | (Base & { type: 'SetLock'; lock: TradingLock })
   | (Base & { type: 'ClearLock'; lockId: Id })
-  | (Base & { type: 'SetFeeCoefficient'; coefficient: number });
+  | (Base & { type: 'SetFeeCoefficient'; coefficient: number })
+  // parlays (docs/parlays.md): parlay-types.ts
+  | ParlayCommand;
 
 export type CommandType = Command['type'];
 
@@ -320,11 +337,20 @@ export type DomainEvent =
   | { kind: 'MarketSettled'; marketId: Id; result: Id | 'PUSH' }
   | { kind: 'EventStatusChanged'; eventId: Id; from: EventStatus; to: EventStatus }
   | { kind: 'LocksChanged' }
+  | ParlayEvent
   | {
       kind: 'LedgerEntry';
       accountId: Id;
       currency: Currency;
-      entryKind: 'DEPOSIT' | 'WITHDRAWAL' | 'TRADE' | 'FEE' | 'NET' | 'SETTLEMENT' | 'REFUND';
+      entryKind:
+        | 'DEPOSIT'
+        | 'WITHDRAWAL'
+        | 'TRADE'
+        | 'FEE'
+        | 'NET'
+        | 'SETTLEMENT'
+        | 'REFUND'
+        | ParlayLedgerKind;
       amount: Money;
       ref: Id | null;
     };

@@ -7,7 +7,8 @@
 // The stream exercises every command type: catalog growth (events, markets, teams), status changes
 // (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
 // locks, the fee coefficient, and trading in both currencies with every time in force, client order
-// ids, self-trades, netting, batch and scoped cancels and expiry sweeps.
+// ids, self-trades, netting, batch and scoped cancels and expiry sweeps; and parlays (requests,
+// makers' quotes, wagers, cancels, expiry, and settlement as their legs' markets settle).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -84,6 +85,61 @@ function* stream(): Generator<Command> {
   for (let i = 0; i < 4; i++) yield* newEvent();
 
   const placed: { id: string; acct: string; e: number }[] = [];
+  /** Parlay requests made (docs/parlays.md): quotes, wagers and cancels name recent ones. */
+  const requests: { id: string; acct: string; currency: Currency }[] = [];
+  let lastQuoted: (typeof requests)[number] | undefined;
+  const parlayCommand = (ts: number, acct: string): Command => {
+    const y = r();
+    const recent = requests[Math.max(0, requests.length - 1 - Math.floor(r() * 6))];
+    if (y < 0.3 || recent === undefined) {
+      const open = live.filter((l) => l.status !== 'FINAL');
+      const a = pick(open.length > 0 ? open : live);
+      const b = pick(open.length > 0 ? open : live);
+      const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
+      const id = `pr${n++}`;
+      requests.push({ id, acct, currency });
+      if (requests.length > 200) requests.splice(0, 100);
+      return {
+        type: 'ParlayRequest',
+        ts,
+        requestId: id,
+        accountId: acct,
+        currency,
+        legs: [
+          { outcomeId: `e${a.e}-m0-${Math.floor(r() * 2)}`, price: 300_000 + Math.floor(r() * 400_000) },
+          { outcomeId: `e${b.e}-m1-${Math.floor(r() * 2)}`, price: 300_000 + Math.floor(r() * 400_000) },
+        ],
+        refPrice: 150_000 + Math.floor(r() * 200_000),
+        stake: r() < 0.5 ? null : 1_000_000,
+        expiresAt: ts + 1 + Math.floor(r() * 60_000),
+      };
+    }
+    if (y < 0.7) {
+      lastQuoted = recent;
+      return {
+        type: 'ParlayQuote',
+        ts,
+        quoteId: `pq${n++}`,
+        requestId: recent.id,
+        accountId: acct,
+        price: 150_000 + Math.floor(r() * 200_000),
+        maxQty: (recent.currency === 'CASH' ? 1000 : 10) * (1 + Math.floor(r() * 20)),
+        expiresAt: ts + 1 + Math.floor(r() * 20_000),
+      };
+    }
+    const target = lastQuoted !== undefined && r() < 0.7 ? lastQuoted : recent;
+    if (y < 0.95)
+      return {
+        type: 'ParlayWager',
+        ts,
+        requestId: target.id,
+        accountId: r() < 0.9 ? target.acct : acct,
+        stake: (target.currency === 'CASH' ? 1 : 100) * (10_000 + Math.floor(r() * 2_000_000)),
+        maxPrice: 150_000 + Math.floor(r() * 250_000),
+        clientOrderId: r() < 0.5 ? null : `pc${Math.floor(r() * 400)}`,
+      };
+    return { type: 'ParlayCancel', ts, requestId: recent.id, accountId: recent.acct };
+  };
   let n = 0;
   let emitted = 1 + 3 * ACCOUNTS + 4 * 3;
   while (emitted < N) {
@@ -205,6 +261,8 @@ function* stream(): Generator<Command> {
     } else if (x < 0.9513) {
       const ev = pick(live);
       batch = [{ type: 'AddMarkets', ts, eventId: `e${ev.e}`, markets: marketsFor(ev.e).slice(2) }];
+    } else if (x < 0.975) {
+      batch = [parlayCommand(ts, acct)];
     } else {
       // a self-trade attempt: the same account bids both outcomes of one market
       const ev = pick(live);
@@ -242,14 +300,16 @@ function* stream(): Generator<Command> {
   }
 }
 
-/** Values computed on the engine before it was split (see the header). */
+/** Values computed on the engine before it was split (see the header), re-pinned once when the
+ * parlay commands joined the stream (it then holds about 1,800 requests, 1,300 quotes and 150
+ * filled parlays, some settled by their legs' markets). */
 const PINNED = {
   commands: 300_000,
-  accepted: 192_189,
-  hashAt100k: '3ad46fd5d659ed714d057870d667c2142c01c633da5d9d96322745544ce82892',
-  hashAt200k: 'c3c5449db195334df9f54bcb71aaed4d50ac1e680064d557d14cfc00e5277c14',
-  finalHash: '6fef9596c6fd580cdfc913ef8481723c2fff17056b820fc4ced91cec69c199c7',
-  resultsDigest: 'f1c286e5516e4e2b1c45365076bc08760b0906cc5b71f13b43e200ea12a56777',
+  accepted: 190_750,
+  hashAt100k: 'cabaa98314ed6ec2cb2972e7ad4eb5937c2e0ea994bb3cdca6bdeaa60ecbcd0b',
+  hashAt200k: 'b10372f4451e47b3ee7206f3c3ed4cd005496d2d942be13041b2906401ca2230',
+  finalHash: '5c002755905241d2aae874b220918e6cd1819915b182acb1b67e6cd1d6dd8f9b',
+  resultsDigest: '1d9b68750899888ccc1924a926dbc03cd07c6bd22542cc3cfd4a905a09bb74ce',
 };
 
 describe('fixed 300k-command stream', () => {
