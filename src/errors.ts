@@ -60,6 +60,7 @@ export const ErrorCodes = {
   PARLAY_PRICE_MOVED: { status: 409, message: 'The best live quote is above maxPrice' },
   PARLAY_REQUEST_CLOSED: { status: 409, message: 'Parlay request is no longer open' },
   PARLAY_REQUEST_NOT_FOUND: { status: 404, message: 'Parlay request not found' },
+  PARLAY_OPEN_REQUEST_LIMIT: { status: 409, message: 'Too many open parlay requests' },
   BOOST_NOT_FOUND: { status: 404, message: 'Boost not found' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -10,6 +10,7 @@ import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
 import orderRoutes from './orders.ts';
+import parlayRequestRoutes from './parlay-requests.ts';
 import tradeRoutes from './trades.ts';
 
 export type { ExchangeRouteOptions };
@@ -20,6 +21,7 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(marketRoutes, opts);
   await app.register(tradeRoutes, opts);
   await app.register(orderRoutes, opts);
+  await app.register(parlayRequestRoutes, opts);
   await app.register(accountRoutes, opts);
   await app.register(adminExchangeRoutes, opts);
 }
