@@ -60,6 +60,9 @@ export interface Config {
   parlayQuoteRate: number;
   /** The house quote's maker account (docs/parlays.md "The house quote"); unset: no house quote. */
   parlayHouseAccount: string | undefined;
+  /** Most collateral the house holds in open parlays, and per game, currency units. */
+  parlayHouseBankroll: number;
+  parlayHouseGameExposure: number;
   /** Failed client authentications allowed per client_id or address per minute. */
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
@@ -324,6 +327,8 @@ export function loadConfig(env: Env = process.env): Config {
     parlayMaxStake: num(env, 'PARLAY_MAX_STAKE', 10_000, 0.00001, 1_000_000_000),
     parlayQuoteRate: int(env, 'PARLAY_QUOTE_RATE', 50, 1, 1_000_000),
     parlayHouseAccount: optStr(env, 'PARLAY_HOUSE_ACCOUNT'),
+    parlayHouseBankroll: num(env, 'PARLAY_HOUSE_BANKROLL', 100_000, 0, 1_000_000_000),
+    parlayHouseGameExposure: num(env, 'PARLAY_HOUSE_GAME_EXPOSURE', 10_000, 0, 1_000_000_000),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),
