@@ -44,6 +44,7 @@ const TRADER_SCOPE_TEXT: Record<Exclude<Scope, 'admin'>, string> = {
   'read:tape': 'Market data: metadata, events, markets, books',
   'read:trader': "The caller's own account: balance, positions, orders, fills",
   'execute:trader': 'Order entry',
+  'make:parlay': 'Quoting parlay requests as a market maker',
 };
 
 /**

@@ -51,6 +51,20 @@ export interface Config {
   parlayMargin: number;
   /** Seconds a parlay offer stays valid (Cache-Control max-age and expiresAt agree). */
   parlayQuoteTtlSeconds: number;
+  /** Tradeable parlays (docs/parlays.md "Limits"): how long a request stays open, ms. */
+  parlayRequestTtlMs: number;
+  /** Unfilled requests one account may hold at once. */
+  parlayMaxOpenRequests: number;
+  /** Stake bounds of a parlay request or wager, currency units. */
+  parlayMinStake: number;
+  parlayMaxStake: number;
+  /** Quotes one maker may submit per second (REST). */
+  parlayQuoteRate: number;
+  /** The house quote's maker account (docs/parlays.md "The house quote"); unset: no house quote. */
+  parlayHouseAccount: string | undefined;
+  /** Most collateral the house holds in open parlays, and per game, currency units. */
+  parlayHouseBankroll: number;
+  parlayHouseGameExposure: number;
   /** Failed client authentications allowed per client_id or address per minute. */
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
@@ -311,6 +325,14 @@ export function loadConfig(env: Env = process.env): Config {
     parlayMaxLegs: int(env, 'PARLAY_MAX_LEGS', 12, 2, 64),
     parlayMargin: num(env, 'PARLAY_MARGIN', 0.05, 0, 0.5),
     parlayQuoteTtlSeconds: int(env, 'PARLAY_QUOTE_TTL_SECONDS', 5, 1, 300),
+    parlayRequestTtlMs: int(env, 'PARLAY_REQUEST_TTL_MS', 30_000, 1_000, 3_600_000),
+    parlayMaxOpenRequests: int(env, 'PARLAY_MAX_OPEN_REQUESTS', 20, 1, 10_000),
+    parlayMinStake: num(env, 'PARLAY_MIN_STAKE', 1, 0.00001, 1_000_000_000),
+    parlayMaxStake: num(env, 'PARLAY_MAX_STAKE', 10_000, 0.00001, 1_000_000_000),
+    parlayQuoteRate: int(env, 'PARLAY_QUOTE_RATE', 50, 1, 1_000_000),
+    parlayHouseAccount: optStr(env, 'PARLAY_HOUSE_ACCOUNT'),
+    parlayHouseBankroll: num(env, 'PARLAY_HOUSE_BANKROLL', 100_000, 0, 1_000_000_000),
+    parlayHouseGameExposure: num(env, 'PARLAY_HOUSE_GAME_EXPOSURE', 10_000, 0, 1_000_000_000),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),

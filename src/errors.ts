@@ -61,6 +61,14 @@ export const ErrorCodes = {
   // `code` set to the reason; the reasons (TOO_FEW_LEGS, NO_LIQUIDITY, …) are registered in
   // src/pricing/declines.ts.
   CANNOT_PRICE_PARLAY: { status: 400, message: 'Cannot price parlay' },
+  // tradeable parlays (docs/parlays.md)
+  PARLAY_INVALID_LEGS: { status: 400, message: 'Invalid parlay legs' },
+  PARLAY_NO_QUOTE: { status: 409, message: 'No live quote can fill this wager' },
+  PARLAY_PRICE_MOVED: { status: 409, message: 'The best live quote is above maxPrice' },
+  PARLAY_REQUEST_CLOSED: { status: 409, message: 'Parlay request is no longer open' },
+  PARLAY_REQUEST_NOT_FOUND: { status: 404, message: 'Parlay request not found' },
+  PARLAY_OPEN_REQUEST_LIMIT: { status: 409, message: 'Too many open parlay requests' },
+  BOOST_NOT_FOUND: { status: 404, message: 'Boost not found' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

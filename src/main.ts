@@ -255,7 +255,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     features: async (a) => {
       if (node !== undefined) registerClusterHooks(a, node, config);
       await registerAuthHttp(a, auth);
-      await a.register(exchangeApi, { port: exchangePort, auth });
+      await a.register(exchangeApi, { port: exchangePort, auth, config });
       await a.register(parlayRoutes, { reader: () => exchangePort.reader(), config });
       await a.register(graphqlRoutes, {
         reader: () => exchangePort.reader(),

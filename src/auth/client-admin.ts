@@ -81,7 +81,7 @@ export class ClientAdmin {
         throw new ApiError('ACCOUNT_NOT_FOUND', `Account ${input.accountId} not found`);
       }
       accountId = input.accountId;
-    } else if (scopes.some((s) => s === 'read:trader' || s === 'execute:trader')) {
+    } else if (scopes.some((s) => s === 'read:trader' || s === 'execute:trader' || s === 'make:parlay')) {
       accountId = await this.accounts.create();
     }
     const clientSecret = input.clientSecret ?? generateSecret();

@@ -1,8 +1,9 @@
 // Scopes (docs/auth.md). read:tape — market data (metadata, events, markets, books);
 // read:trader — the caller's own account (balance, positions, orders, fills);
-// execute:trader — order entry; admin — the operator API.
+// execute:trader — order entry; make:parlay — quoting parlay requests as a market maker
+// (docs/parlays.md "Quotes"); admin — the operator API.
 
-export const SCOPES = ['read:tape', 'read:trader', 'execute:trader', 'admin'] as const;
+export const SCOPES = ['read:tape', 'read:trader', 'execute:trader', 'make:parlay', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What a new trader client is granted unless told otherwise (the production token's set). */

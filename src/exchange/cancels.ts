@@ -1,5 +1,6 @@
 import { reject } from './command-checks.ts';
 import { F_QTY, F_SEQ_NO, FW, I_ACCOUNT, I_ANEXT, I_BOOK, IW, NIL } from './order-pool.ts';
+import { expireParlayRequests } from './parlay-requests.ts';
 import { cancelHandle, rebuildExpiries } from './resting-orders.ts';
 import { accountOf, type Cmd, type ExchangeState, ok } from './state.ts';
 import type { CommandResult } from './types.ts';
@@ -70,5 +71,6 @@ export function expire(s: ExchangeState, c: Cmd<'Expire'>): CommandResult {
     }
   }
   if (locksChanged) s.ev.push({ kind: 'LocksChanged' });
+  expireParlayRequests(s, c.ts);
   return ok(s);
 }

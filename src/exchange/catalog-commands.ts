@@ -1,5 +1,6 @@
 import { catalogChanged } from './change-tracking.ts';
 import { isSafeNonNeg, isStr, reject } from './command-checks.ts';
+import { parlayMarketChanged } from './parlay-settlement.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import { doSettle } from './settlement.ts';
 import { type Cmd, type ExchangeState, ok } from './state.ts';
@@ -209,6 +210,7 @@ export function setEventStatus(s: ExchangeState, c: Cmd<'SetEventStatus'>): Comm
       }
     }
   }
+  for (const mid of ev.marketIds) parlayMarketChanged(s, s.marketIdx.get(mid)!, c.ts);
   s.ev.push({ kind: 'EventStatusChanged', eventId: ev.id, from, to: c.status });
   catalogChanged(s, [ev.id], touched);
   return ok(s);
@@ -259,6 +261,7 @@ export function setMarketStatus(s: ExchangeState, c: Cmd<'SetMarketStatus'>): Co
   if (market.rec.status === c.status) return reject('INVALID_TRANSITION', `market is already ${c.status}`);
   market.rec.status = c.status;
   if (c.status === 'CLOSED') cancelMarketOrders(s, marketIndex, c.ts);
+  parlayMarketChanged(s, marketIndex, c.ts);
   catalogChanged(s, [market.event.id], [market.rec.id]);
   return ok(s);
 }

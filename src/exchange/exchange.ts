@@ -26,6 +26,8 @@ import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { massQuote } from './mass-quote.ts';
 import { placeOrder } from './matching.ts';
 import { mmpView, resetMmp, setMmp } from './mmp.ts';
+import { parlayWager } from './parlay-fills.ts';
+import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
@@ -46,6 +48,8 @@ import type {
   Money,
   OrderRecord,
   OutcomeRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
   Position,
   StateMachine,
   Team,
@@ -183,6 +187,24 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   mmp(accountId: Id): MmpView | undefined {
     return mmpView(this.s, accountId);
   }
+  parlayRequest(id: Id): ParlayRequestRecord | undefined {
+    return q.parlayRequest(this.s, id);
+  }
+  parlayRequests(accountId: Id): ParlayRequestRecord[] {
+    return q.parlayRequests(this.s, accountId);
+  }
+  openParlayRequests(): ParlayRequestRecord[] {
+    return q.openParlayRequests(this.s);
+  }
+  parlay(id: Id): ParlayRecord | undefined {
+    return q.parlay(this.s, id);
+  }
+  parlays(accountId: Id): ParlayRecord[] {
+    return q.parlays(this.s, accountId);
+  }
+  parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
+    return q.parlayForClientOrderId(this.s, accountId, clientOrderId);
+  }
   /** Number of resting orders. */
   get restingCount(): number {
     return this.s.pool.size;
@@ -267,6 +289,14 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return setMmp(s, c);
     case 'ResetMmp':
       return resetMmp(s, c);
+    case 'ParlayRequest':
+      return parlayRequest(s, c);
+    case 'ParlayCancel':
+      return parlayCancel(s, c);
+    case 'ParlayQuote':
+      return parlayQuote(s, c);
+    case 'ParlayWager':
+      return parlayWager(s, c);
     default:
       return reject('VALIDATION_FAILED', `unknown command type ${(c as { type?: unknown }).type}`);
   }

@@ -6,7 +6,7 @@
 import type { BinReader, BinWriter } from './codec.ts';
 import type { ExchangeState } from './state.ts';
 
-const MMP_SECTION = 'mmp/1';
+export const MMP_SECTION = 'mmp/1';
 
 export function writeMmp(s: ExchangeState, w: BinWriter): void {
   if (s.mmpConfigs.size === 0 && s.mmpFrozen.size === 0 && s.mmpWindows.size === 0) return;

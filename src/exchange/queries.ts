@@ -2,6 +2,8 @@
 // orders, positions, locks. Read-only; the HTTP read models and the pricer call these.
 
 import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
+import { nextParlayExpiry } from './parlay-requests.ts';
+import { parlayView, requestView, wagerKey } from './parlay-state.ts';
 import { orderRecord, positionRecord } from './records.ts';
 import { type Book, CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import { ONE, TICKS } from './ticks.ts';
@@ -15,6 +17,8 @@ import type {
   MarketRecord,
   OrderRecord,
   OutcomeRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
   Position,
   Team,
   Tick,
@@ -187,6 +191,7 @@ export function nextExpiry(s: ExchangeState): number | null {
   }
   let t = s.expiries.peekTime();
   for (const l of s.lockMap.values()) if (l.expiresAt !== null && l.expiresAt < t) t = l.expiresAt;
+  t = Math.min(t, nextParlayExpiry(s));
   return t === Number.POSITIVE_INFINITY ? null : t;
 }
 
@@ -198,4 +203,44 @@ export function locks(s: ExchangeState): { system: TradingLock | null; events: T
     else events.push(l);
   }
   return { system, events };
+}
+
+// ------------------------------------------------------------------ parlays (docs/parlays.md)
+
+export function parlayRequest(s: ExchangeState, id: Id): ParlayRequestRecord | undefined {
+  const r = s.parlay.requests.get(id);
+  return r === undefined ? undefined : requestView(r);
+}
+
+/** The account's requests, newest first. */
+export function parlayRequests(s: ExchangeState, accountId: Id): ParlayRequestRecord[] {
+  const out: ParlayRequestRecord[] = [];
+  for (const r of s.parlay.requests.values()) if (r.accountId === accountId) out.push(requestView(r));
+  return out.reverse();
+}
+
+/** Unfilled requests (what makers may quote), oldest first. */
+export function openParlayRequests(s: ExchangeState): ParlayRequestRecord[] {
+  return [...s.parlay.open.values()].map(requestView);
+}
+
+export function parlay(s: ExchangeState, id: Id): ParlayRecord | undefined {
+  const p = s.parlay.parlays.get(id);
+  return p === undefined ? undefined : parlayView(p);
+}
+
+/** Parlays where the account is the taker or the maker, newest first. */
+export function parlays(s: ExchangeState, accountId: Id): ParlayRecord[] {
+  const out: ParlayRecord[] = [];
+  for (const p of s.parlay.parlays.values())
+    if (p.takerAccountId === accountId || p.makerAccountId === accountId) out.push(parlayView(p));
+  return out.reverse();
+}
+
+export function parlayForClientOrderId(
+  s: ExchangeState,
+  accountId: Id,
+  clientOrderId: string,
+): Id | undefined {
+  return s.parlay.clientWagers.get(wagerKey(accountId, clientOrderId));
 }

@@ -13,6 +13,8 @@ import type {
   MmpView,
   OrderRecord,
   OutcomeRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
   Position,
   Team,
   Tick,
@@ -68,4 +70,15 @@ export interface ExchangeReader {
 
   /** The account's market-maker protection (configs and freezes), undefined for no such account. */
   mmp(accountId: Id): MmpView | undefined;
+  // parlays (docs/parlays.md)
+  parlayRequest(id: Id): ParlayRequestRecord | undefined;
+  /** The account's parlay requests, newest first. */
+  parlayRequests(accountId: Id): ParlayRequestRecord[];
+  /** Unfilled requests, oldest first (some may be past their deadline until the next sweep). */
+  openParlayRequests(): ParlayRequestRecord[];
+  parlay(id: Id): ParlayRecord | undefined;
+  /** Parlays where the account is taker or maker, newest first. */
+  parlays(accountId: Id): ParlayRecord[];
+  /** The parlay an earlier wager with this clientOrderId filled, for idempotency. */
+  parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
 }

@@ -3,6 +3,7 @@
 
 import { catalogChanged, touchPos, touchWallet } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
+import { parlayMarketChanged } from './parlay-settlement.ts';
 import { dropPos } from './positions.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import {
@@ -102,4 +103,5 @@ export function doSettle(s: ExchangeState, market: MarketState, result: Id | 'PU
     o.status = win < 0 ? 'PUSH' : i === win ? 'WIN' : 'LOSS';
   });
   s.ev.push({ kind: 'MarketSettled', marketId: market.rec.id, result });
+  parlayMarketChanged(s, market.idx, ts);
 }

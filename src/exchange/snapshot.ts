@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { newAccount } from './accounts.ts';
 import { BinReader, BinWriter } from './codec.ts';
 import { IdIndex } from './id-index.ts';
-import { readMmp, writeMmp } from './mmp-snapshot.ts';
+import { MMP_SECTION, readMmp, writeMmp } from './mmp-snapshot.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
@@ -24,6 +24,7 @@ import {
   PROTECTED,
   TIF_MASK,
 } from './order-pool.ts';
+import { PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
 import { ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
@@ -135,6 +136,9 @@ export function* snapshotSlices(
     }
   }
   writeMmp(s, w);
+  // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
+  // without parlays keeps its bytes, and so its hash, from before parlays existed.
+  if (!s.parlay.empty) writeParlays(w, s.parlay);
   return w.bytes();
 }
 
@@ -303,7 +307,16 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     fresh.orderIdx.insertKey(idHash, h); // after I_TIF (it adds ID_STR there)
     link(fresh, h, book(fresh, pool.i32[h * IW + I_BOOK]!), fresh.accounts[pool.i32[h * IW + I_ACCOUNT]!]!);
   }
-  if (!r.done()) readMmp(fresh, r);
+  // Optional trailing sections, each tagged and written only when its state exists, so a state
+  // without them keeps its bytes (and hash) from before they existed.
+  while (!r.done()) {
+    const at = r.off;
+    const tag = r.str();
+    r.off = at;
+    if (tag === MMP_SECTION) readMmp(fresh, r);
+    else if (tag === PARLAY_MAGIC) readParlays(r, fresh);
+    else throw new Error('snapshot: unknown section');
+  }
   if (!r.done()) throw new Error('snapshot has trailing bytes');
   rebuildExpiries(fresh);
   return fresh;

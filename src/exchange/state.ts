@@ -13,6 +13,7 @@
 import { ExpiryHeap } from './expiry-heap.ts';
 import { IdIndex } from './id-index.ts';
 import { OrderPool } from './order-pool.ts';
+import { ParlayState } from './parlay-state.ts';
 import type {
   Command,
   CommandResult,
@@ -156,6 +157,9 @@ export class ExchangeState {
   >();
   mmpFrozen = new Map<string, { accountIndex: number; eventId: Id; until: number }>();
   mmpWindows = new Map<string, MmpWindow>();
+
+  // ------------------------------------------------------------------ parlays (parlay-state.ts)
+  parlay = new ParlayState();
 
   // ------------------------------------------------------------------ per-command scratch
   stamp = 0;

@@ -1,5 +1,5 @@
 // Money totals and the conservation invariant (docs/exchange.md "Conservation"): for each currency
-// available + reserved + collateral + fees = deposits − withdrawals.
+// available + reserved + collateral + parlay collateral + fees = deposits − withdrawals.
 
 import { F_QTY, FW, I_ANEXT, I_BOOK, I_LEVEL, IW, NIL } from './order-pool.ts';
 import { CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
@@ -18,9 +18,11 @@ export interface CurrencyTotals {
   /** Sum of open positions' recorded cost (equals collateral unless netting realized P&L). */
   positionsCost: Money;
   fees: Money;
-  /** Paid back to wallets from collateral: netting, settlement wins, void refunds. */
+  /** Money held by open parlays (the taker's stake plus the maker's collateral, docs/parlays.md). */
+  parlayCollateral: Money;
+  /** Paid back to wallets from collateral: netting, settlement wins, void refunds, parlay settlement. */
   paidOut: Money;
-  /** available + reserved + collateral + fees − (deposits − withdrawals): always 0. */
+  /** available + reserved + collateral + parlayCollateral + fees − (deposits − withdrawals): always 0. */
   imbalance: Money;
 }
 
@@ -57,12 +59,13 @@ export function totals(s: ExchangeState): ExchangeTotals {
       collateral: Number(collateral),
       positionsCost: Number(positionsCost),
       fees: s.fees[currencyIndex]!,
+      parlayCollateral: s.parlay.collateral[currencyIndex]!,
       paidOut: s.paidOut[currencyIndex]!,
       imbalance: Number(
         conservationImbalance({
           available,
           reserved,
-          collateral,
+          collateral: collateral + BigInt(s.parlay.collateral[currencyIndex]!),
           fees: s.fees[currencyIndex]!,
           deposits: s.deposits[currencyIndex]!,
           withdrawals: s.withdrawals[currencyIndex]!,

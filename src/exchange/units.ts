@@ -158,3 +158,22 @@ export function mulDivFloor(a: number, b: number, c: number): number {
   if (Number.isSafeInteger(p)) return Math.floor(p / c) - (Math.floor(p / c) * c > p ? 1 : 0);
   return Number((BigInt(a) * BigInt(b)) / BigInt(c));
 }
+
+// ---------------------------------------------------------------- parlay prices (docs/parlays.md)
+
+/** Parts per million of probability: the unit of parlay prices. */
+export const PPM_PER_PROBABILITY = 1_000_000;
+
+/** Wire probability → parlay price in ppm, or null unless exactly 1..999_999 millionths. */
+export function probabilityToPpm(x: number | string): number | null {
+  const v = parseDecimal(x);
+  if (v === null) return null;
+  const p = Math.round(v * PPM_PER_PROBABILITY);
+  if (p / PPM_PER_PROBABILITY !== v || p < 1 || p >= PPM_PER_PROBABILITY) return null;
+  return p;
+}
+
+/** Parlay price in ppm → wire probability (≤ 6 decimals). */
+export function ppmToProbability(p: number): number {
+  return p / PPM_PER_PROBABILITY;
+}

@@ -25,7 +25,7 @@ import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import { accountsOf, type CommandInput, type ExchangeHistory, type ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
 import { HistoryProjector } from './projector.ts';
-import { dueCommands, type ScheduleOptions } from './scheduler.ts';
+import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
 
 export interface RuntimeDeps {
   config: Config;
@@ -103,8 +103,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
         b.commands.map((c) => c.ts),
       ),
     );
-    // With the living demo on, the demo drives its own games' lifecycle (with delays and closes).
-    this.schedule = { autoGoLive: deps.config.autoGoLive && !deps.config.demoLive };
+    this.schedule = scheduleOptions(deps.config);
     sequencer.on('fatal', (err: unknown) => {
       deps.log.error({ err }, 'sequencer stopped: the journal is the source of truth, restart the process');
       this.emit('fatal', err);

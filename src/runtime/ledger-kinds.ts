@@ -19,6 +19,11 @@ export const LEDGER_KINDS = [
   'NETTING',
   'SETTLEMENT',
   'REFUND',
+  'FILL_PARLAY_TAKER_FUNDS',
+  'FILL_PARLAY_MAKER_FUNDS',
+  'FEE_PARLAY_TAKER_FUNDS',
+  'SETTLE_PARLAY_TAKER_FUNDS',
+  'SETTLE_PARLAY_MAKER_FUNDS',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -35,6 +40,12 @@ const ENGINE_KIND: Record<Extract<DomainEvent, { kind: 'LedgerEntry' }>['entryKi
   REFUND: 'REFUND',
   // Never emitted by the engine (fills are derived below); kept so a stored row still reads.
   TRADE: 'FILL_STRAIGHT_TAKER_FUNDS',
+  // parlays (docs/parlays.md): the engine names them as the wire does
+  FILL_PARLAY_TAKER_FUNDS: 'FILL_PARLAY_TAKER_FUNDS',
+  FILL_PARLAY_MAKER_FUNDS: 'FILL_PARLAY_MAKER_FUNDS',
+  FEE_PARLAY_TAKER_FUNDS: 'FEE_PARLAY_TAKER_FUNDS',
+  SETTLE_PARLAY_TAKER_FUNDS: 'SETTLE_PARLAY_TAKER_FUNDS',
+  SETTLE_PARLAY_MAKER_FUNDS: 'SETTLE_PARLAY_MAKER_FUNDS',
 };
 
 /** Wire kind of a stored row's kind: rows written before migration 010 hold the engine's names. */
@@ -90,6 +101,7 @@ export function ledgerRows(events: readonly DomainEvent[], ts: number | undefine
       });
     } else if (e.kind === 'LedgerEntry') {
       const kind = ENGINE_KIND[e.entryKind];
+      const parlayKind = e.entryKind.includes('PARLAY');
       const byMarket = e.entryKind === 'NET' || e.entryKind === 'SETTLEMENT' || e.entryKind === 'REFUND';
       out.push({
         accountId: e.accountId,
@@ -97,7 +109,8 @@ export function ledgerRows(events: readonly DomainEvent[], ts: number | undefine
         kind,
         amount: e.amount,
         createdAt: at,
-        orderId: e.entryKind === 'FEE' ? e.ref : null,
+        // a parlay's rows carry its id where a straight fill's carry the order id
+        orderId: e.entryKind === 'FEE' || parlayKind ? e.ref : null,
         fillId: null,
         marketId: byMarket ? e.ref : e.entryKind === 'FEE' ? fillMarket : null,
       });

@@ -1,13 +1,24 @@
 // Time enters the state machine only through commands: this module looks at the
 // state and the clock and says which commands are due — GTT expiries and lock expiries (one
-// `Expire` command covers both) and, when configured, OPEN_PREGAME → OPEN_INGAME at scheduledStart.
+// `Expire` command covers both), when configured OPEN_PREGAME → OPEN_INGAME at scheduledStart, and
+// the house's quotes on new parlay requests (house-quote.ts).
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
+import type { Config } from '../config.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
+import { type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
 export interface ScheduleOptions {
   autoGoLive: boolean;
+  /** The house quote's maker (house-quote.ts), when configured. */
+  house?: HouseQuoteOptions | undefined;
+}
+
+/** The options from config. With the living demo on, the demo drives its own games' lifecycle
+ * (with delays and closes), so the scheduler does not move them live. */
+export function scheduleOptions(config: Config): ScheduleOptions {
+  return { autoGoLive: config.autoGoLive && !config.demoLive, house: houseQuoteOptions(config) };
 }
 
 /** Commands due at `now`, given the state. Pure. */
@@ -30,5 +41,6 @@ export function dueCommands(reader: ExchangeReader, now: number, opts: ScheduleO
       }
     }
   }
+  if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house));
   return out;
 }

@@ -7,10 +7,11 @@
 // The stream exercises every command type: catalog growth (events, markets, teams), status changes
 // (live trading with taker fees, closes, settlement with wins and pushes), funding and withdrawals,
 // locks, the fee coefficient, and trading in both currencies with every time in force, client order
-// ids, self-trades, netting, batch and scoped cancels, amends, mass quotes and expiry sweeps; and,
-// drawn from a second generator so the original stream's draws are unchanged, the self-trade
-// prevention modes, the post-only reprice, market-maker protection (SetMmp, ResetMmp, protected
-// orders, breaches).
+// ids, self-trades, netting, batch and scoped cancels, amends, mass quotes and expiry sweeps;
+// parlays (requests, makers' quotes, wagers, cancels, expiry, and settlement as their legs'
+// markets settle); and, drawn from a second generator so the main stream's draws are unchanged,
+// the self-trade prevention modes, the post-only reprice, market-maker protection (SetMmp,
+// ResetMmp, protected orders, breaches).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -109,6 +110,61 @@ function* stream(): Generator<Command> {
   for (let i = 0; i < 4; i++) yield* newEvent();
 
   const placed: { id: string; acct: string; e: number }[] = [];
+  /** Parlay requests made (docs/parlays.md): quotes, wagers and cancels name recent ones. */
+  const requests: { id: string; acct: string; currency: Currency }[] = [];
+  let lastQuoted: (typeof requests)[number] | undefined;
+  const parlayCommand = (ts: number, acct: string): Command => {
+    const y = r();
+    const recent = requests[Math.max(0, requests.length - 1 - Math.floor(r() * 6))];
+    if (y < 0.3 || recent === undefined) {
+      const open = live.filter((l) => l.status !== 'FINAL');
+      const a = pick(open.length > 0 ? open : live);
+      const b = pick(open.length > 0 ? open : live);
+      const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
+      const id = `pr${n++}`;
+      requests.push({ id, acct, currency });
+      if (requests.length > 200) requests.splice(0, 100);
+      return {
+        type: 'ParlayRequest',
+        ts,
+        requestId: id,
+        accountId: acct,
+        currency,
+        legs: [
+          { outcomeId: `e${a.e}-m0-${Math.floor(r() * 2)}`, price: 300_000 + Math.floor(r() * 400_000) },
+          { outcomeId: `e${b.e}-m1-${Math.floor(r() * 2)}`, price: 300_000 + Math.floor(r() * 400_000) },
+        ],
+        refPrice: 150_000 + Math.floor(r() * 200_000),
+        stake: r() < 0.5 ? null : 1_000_000,
+        expiresAt: ts + 1 + Math.floor(r() * 60_000),
+      };
+    }
+    if (y < 0.7) {
+      lastQuoted = recent;
+      return {
+        type: 'ParlayQuote',
+        ts,
+        quoteId: `pq${n++}`,
+        requestId: recent.id,
+        accountId: acct,
+        price: 150_000 + Math.floor(r() * 200_000),
+        maxQty: (recent.currency === 'CASH' ? 1000 : 10) * (1 + Math.floor(r() * 20)),
+        expiresAt: ts + 1 + Math.floor(r() * 20_000),
+      };
+    }
+    const target = lastQuoted !== undefined && r() < 0.7 ? lastQuoted : recent;
+    if (y < 0.95)
+      return {
+        type: 'ParlayWager',
+        ts,
+        requestId: target.id,
+        accountId: r() < 0.9 ? target.acct : acct,
+        stake: (target.currency === 'CASH' ? 1 : 100) * (10_000 + Math.floor(r() * 2_000_000)),
+        maxPrice: 150_000 + Math.floor(r() * 250_000),
+        clientOrderId: r() < 0.5 ? null : `pc${Math.floor(r() * 400)}`,
+      };
+    return { type: 'ParlayCancel', ts, requestId: recent.id, accountId: recent.acct };
+  };
   let n = 0;
   let emitted = 1 + 3 * ACCOUNTS + 12 + 4 * 4;
   while (emitted < N) {
@@ -276,6 +332,8 @@ function* stream(): Generator<Command> {
     } else if (x < 0.9513) {
       const ev = pick(live);
       batch = [{ type: 'AddMarkets', ts, eventId: `e${ev.e}`, markets: marketsFor(ev.e).slice(2) }];
+    } else if (x < 0.975) {
+      batch = [parlayCommand(ts, acct)];
     } else {
       // a self-trade attempt: the same account bids both outcomes of one market
       const ev = pick(live);
@@ -315,15 +373,15 @@ function* stream(): Generator<Command> {
 }
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
- * gained amends, mass quotes, the self-trade prevention modes, the post-only reprice and
+ * gained amends, mass quotes, parlays, the self-trade prevention modes, the post-only reprice and
  * market-maker protection. */
 const PINNED = {
   commands: 300_000,
-  accepted: 186_705,
-  hashAt100k: '6eae2d3125ca4f082aac954d6ae873129073420f8206f43bc760f19fd895ee21',
-  hashAt200k: 'b9c919226e0826172b31339ad1ab9b2cf039e76a6f189ddd4062c1b1b81cd096',
-  finalHash: 'e67fa7a8f23796fe4dcaebb39df2eb45f69155f737d1570ba98581d76a739492',
-  resultsDigest: '8ae8df7c2d0a3612fb30ee30a0daae060d241b93f624c161e264bef50e505015',
+  accepted: 185_048,
+  hashAt100k: 'eb2b4bf917179e1258912a970c548eec2c4b2ea8d03b9cdb543cf17a12af0113',
+  hashAt200k: '8f2e2edc456f88c0ea5f83e9be26888be94ab7bd0b46f7c4a564d9e3fe8b3b6c',
+  finalHash: 'baf3a759ac3555eae39bb279b75f6f16e2e30746db6f60deae29b3fbaf4cddc4',
+  resultsDigest: '4a725cb4d1ac95b46f0771ad12990096237258312c2277737781ed5f7ffc8c81',
 };
 
 describe('fixed 300k-command stream', () => {

@@ -78,6 +78,7 @@ describe('OpenAPI document', () => {
       | undefined;
     assert.deepEqual(Object.keys(oauth?.flows?.clientCredentials?.scopes ?? {}).sort(), [
       'execute:trader',
+      'make:parlay',
       'read:tape',
       'read:trader',
     ]);

@@ -74,6 +74,26 @@ describe('configuration of the start', () => {
       assert.equal(configError({ DEMO_PREGAME_MOVES: bad }).variable, 'DEMO_PREGAME_MOVES');
   });
 
+  test('parlay trading limits: defaults, good values, bad ones name the variable', () => {
+    const d = loadConfig({});
+    assert.equal(d.parlayRequestTtlMs, 30_000);
+    assert.equal(d.parlayMaxOpenRequests, 20);
+    assert.equal(d.parlayMinStake, 1);
+    assert.equal(d.parlayMaxStake, 10_000);
+    assert.equal(d.parlayQuoteRate, 50);
+    assert.equal(d.parlayHouseAccount, undefined);
+    assert.equal(loadConfig({ PARLAY_REQUEST_TTL_MS: '5000' }).parlayRequestTtlMs, 5000);
+    assert.equal(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }).parlayHouseAccount, 'h');
+    for (const [name, bad] of [
+      ['PARLAY_REQUEST_TTL_MS', '10'],
+      ['PARLAY_MAX_OPEN_REQUESTS', '0'],
+      ['PARLAY_MIN_STAKE', '-1'],
+      ['PARLAY_QUOTE_RATE', 'x'],
+    ] as const) {
+      assert.equal(configError({ [name]: bad }).variable, name);
+    }
+  });
+
   test('each store has its own operator credentials file', () => {
     const embedded = adminCredentialsFile('data', undefined);
     const a = adminCredentialsFile('data', 'postgres://u:one@db1:5432/x');

@@ -16,7 +16,8 @@ function oneId(args: CommandArgs, cmd: string): string {
 export const clientsCreate: Command = {
   name: 'clients create',
   summary: 'Create an OAuth client; prints its secret once',
-  usage: '--name NAME [--scopes read:tape,read:trader,…] [--account-id ID] [--url URL]',
+  usage:
+    '--name NAME [--scopes read:tape,read:trader,execute:trader,make:parlay,…] [--account-id ID] [--url URL]',
   options: {
     ...urlOption,
     name: { type: 'string' },

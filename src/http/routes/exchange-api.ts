@@ -11,6 +11,7 @@ import marketRoutes from './markets.ts';
 import metadataRoutes from './metadata.ts';
 import mmpRoutes from './mmp.ts';
 import orderRoutes from './orders.ts';
+import parlayRequestRoutes from './parlay-requests.ts';
 import quoteRoutes from './quotes.ts';
 import orderSocket from './trade.ts';
 import tradeRoutes from './trades.ts';
@@ -24,6 +25,7 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(tradeRoutes, opts);
   await app.register(orderRoutes, opts);
   await app.register(quoteRoutes, opts);
+  await app.register(parlayRequestRoutes, opts);
   await app.register(accountRoutes, opts);
   await app.register(mmpRoutes, opts);
   await app.register(adminExchangeRoutes, opts);

@@ -4,6 +4,7 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { AuthService } from '../../auth/service.ts';
+import type { Config } from '../../config.ts';
 import { ApiError, type ErrorCode, ErrorCodes } from '../../errors.ts';
 import { isRejectionCode } from '../../exchange/rejections.ts';
 import type { CommandResult, DomainEvent, Id, Rejection } from '../../exchange/types.ts';
@@ -12,6 +13,8 @@ import { REJECTION_ERRORS } from '../rejections.ts';
 
 export interface ExchangeRouteOptions {
   port: ExchangePort;
+  /** The server's configuration (the parlay routes' limits and pricing); defaults when absent. */
+  config?: Config;
   /** Clock for `asOf` and lock creation times; tests pin it. Defaults to Date.now. */
   now?: () => number;
   /** Token checks of the order-entry socket (`/trade`, src/http/routes/trade.ts); none: no socket. */

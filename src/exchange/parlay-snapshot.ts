@@ -1,0 +1,38 @@
+// The parlay section of a snapshot (snapshot.ts): the records in insertion order as one JSON value,
+// the collateral per currency, and the indexes rebuilt from the records on restore.
+
+import type { BinReader, BinWriter } from './codec.ts';
+import { indexAdd, type ParlayState, wagerKey } from './parlay-state.ts';
+import type { ExchangeState } from './state.ts';
+import type { ParlayRecord, ParlayRequestRecord } from './types.ts';
+
+export const PARLAY_MAGIC = 'parlays/1';
+
+export function writeParlays(w: BinWriter, p: ParlayState): void {
+  w.str(PARLAY_MAGIC);
+  w.f64(p.collateral[0]!);
+  w.f64(p.collateral[1]!);
+  w.json({ requests: [...p.requests.values()], parlays: [...p.parlays.values()] });
+}
+
+export function readParlays(r: BinReader, fresh: ExchangeState): void {
+  if (r.str() !== PARLAY_MAGIC) throw new Error('snapshot: unknown section');
+  const p = fresh.parlay;
+  p.collateral[0] = r.f64();
+  p.collateral[1] = r.f64();
+  const body = r.json<{ requests: ParlayRequestRecord[]; parlays: ParlayRecord[] }>();
+  for (const q of body.requests) {
+    p.requests.set(q.id, q);
+    if (q.status === 'Unfilled') {
+      p.open.set(q.id, q);
+      for (const leg of q.legs) indexAdd(p.openByMarket, fresh.marketIdx.get(leg.marketId)!, q.id);
+    }
+  }
+  for (const x of body.parlays) {
+    p.parlays.set(x.id, x);
+    if (x.clientOrderId !== null) p.clientWagers.set(wagerKey(x.takerAccountId, x.clientOrderId), x.id);
+    if (x.status === 'OPEN')
+      for (const leg of x.legs)
+        if (leg.status === 'TBD') indexAdd(p.liveByMarket, fresh.marketIdx.get(leg.marketId)!, x.id);
+  }
+}

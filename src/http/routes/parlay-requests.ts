@@ -1,0 +1,359 @@
+// Tradeable parlays on the wire (docs/parlays.md): a trader's authenticated request (priced by the
+// pricer, the price carried into the engine as data), its reads and cancel, makers' firm quotes
+// (scope make:parlay), the wager (answered once the journal is durable) and the parlay positions.
+// The unauthenticated price route (parlay.ts) is a different route and is unchanged.
+
+import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
+import { type Config, loadConfig } from '../../config.ts';
+import { ApiError, type ErrorCode } from '../../errors.ts';
+import type { ParlayRequestRecord } from '../../exchange/types.ts';
+import { probabilityToPpm, unitsToMoney } from '../../exchange/units.ts';
+import { pricingParams } from '../../pricing/league-models.ts';
+import { priceParlay } from '../../pricing/parlay.ts';
+import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
+import {
+  parlaysQuery,
+  quoteBodySchema,
+  requestBodySchema,
+  requestIdParams,
+  requestsQuery,
+  wagerBodySchema,
+  wireParlaySchema,
+  wireQuoteSchema,
+  wireRequestSchema,
+} from '../schemas/parlays.ts';
+import { parlayToWire, requestStatus, requestToWire } from '../wire/parlays.ts';
+import {
+  acceptedEvents,
+  callerAccount,
+  type ExchangeRouteOptions,
+  throwValidation,
+} from './exchange-common.ts';
+
+type RequestBody = FromSchema<ReturnType<typeof requestBodySchema>>;
+type IdParams = FromSchema<typeof requestIdParams>;
+type RequestsQuery = FromSchema<typeof requestsQuery>;
+type ParlaysQuery = FromSchema<typeof parlaysQuery>;
+type QuoteBody = FromSchema<typeof quoteBodySchema>;
+type WagerBody = FromSchema<typeof wagerBodySchema>;
+
+/** Schema failures on these fields answer the engine's own codes. */
+const CODES: Record<string, ErrorCode> = {
+  'params/id': 'INVALID_ID',
+  'body/requestId': 'INVALID_ID',
+  'body/outcomes': 'PARLAY_INVALID_LEGS',
+  'body/currency': 'INVALID_CURRENCY',
+  'body/stake': 'INVALID_AMOUNT',
+  'body/price': 'INVALID_PRICE',
+  'body/maxPrice': 'INVALID_PRICE',
+  'body/maxQty': 'INVALID_QTY',
+};
+
+const errors = { 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, ...authErrors } as const;
+
+export default async function parlayRequestRoutes(
+  app: FastifyInstance,
+  opts: ExchangeRouteOptions,
+): Promise<void> {
+  const { port } = opts;
+  const config: Config = opts.config ?? loadConfig({});
+  const now = opts.now ?? Date.now;
+  const trade = app.requireScope('execute:trader');
+  const read = app.requireScope('read:trader');
+  const make = app.requireScope('make:parlay');
+  const params = pricingParams({ margin: config.parlayMargin, maxLegs: config.parlayMaxLegs });
+  const quoteWindows = new Map<string, { start: number; n: number }>();
+
+  /** A stake in currency units → Money within the configured bounds, or INVALID_AMOUNT. */
+  function stakeMoney(units: number): number {
+    const m = unitsToMoney(units);
+    if (m === null || units < config.parlayMinStake || units > config.parlayMaxStake)
+      throw new ApiError(
+        'INVALID_AMOUNT',
+        `stake: ${config.parlayMinStake}..${config.parlayMaxStake} with at most 5 decimals`,
+      );
+    return m;
+  }
+
+  function ownRequest(accountId: string, id: string): ParlayRequestRecord {
+    const r = port.reader().parlayRequest(id.toLowerCase());
+    if (r === undefined || r.accountId !== accountId)
+      throw new ApiError('PARLAY_REQUEST_NOT_FOUND', `Parlay request ${id} not found`);
+    return r;
+  }
+
+  app.post<{ Body: RequestBody }>(
+    '/nbx/v1/parlay/request',
+    {
+      preHandler: trade,
+      attachValidation: true,
+      schema: {
+        tags: ['parlay'],
+        summary: 'Request a tradeable parlay',
+        description:
+          'docs/parlays.md "Lifecycle". Prices the outcomes with the house model and opens a request for quote that makers answer until it is filled, cancelled or expires (PARLAY_REQUEST_TTL_MS).',
+        security: bearer,
+        body: requestBodySchema(config.parlayMaxLegs),
+        response: { 201: { type: 'array', minItems: 1, maxItems: 1, items: wireRequestSchema }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, CODES);
+      const accountId = callerAccount(request);
+      const body = request.body;
+      if (body.boostId !== undefined && body.boostId !== null)
+        throw new ApiError('BOOST_NOT_FOUND', `Boost ${body.boostId} not found`);
+      const stake = body.stake === undefined ? null : stakeMoney(body.stake);
+      const currency = body.currency ?? 'CASH';
+      const reader = port.reader();
+      const t = now();
+      const open = reader.parlayRequests(accountId).filter((r) => requestStatus(r, t) === 'Unfilled').length;
+      if (open >= config.parlayMaxOpenRequests)
+        throw new ApiError(
+          'PARLAY_OPEN_REQUEST_LIMIT',
+          `At most ${config.parlayMaxOpenRequests} open parlay requests per account`,
+        );
+      const priced = priceParlay(
+        reader,
+        { outcomeIds: body.outcomes.map((o) => o.id.toLowerCase()), currency },
+        params,
+      );
+      if (!priced.ok)
+        throw new ApiError('CANNOT_PRICE_PARLAY', priced.decline.details[0]?.message, priced.decline.details);
+      const q = priced.quote;
+      const requestId = port.newId();
+      acceptedEvents(
+        await port.submit({
+          type: 'ParlayRequest',
+          requestId,
+          accountId,
+          currency,
+          legs: q.legs.map((l) => ({ outcomeId: l.outcomeId, price: probabilityToPpm(l.priceText)! })),
+          refPrice: probabilityToPpm(q.priceText)!,
+          stake,
+          expiresAt: t + config.parlayRequestTtlMs,
+        }),
+      );
+      const after = port.reader();
+      return reply.code(201).send([requestToWire(after, after.parlayRequest(requestId)!, now(), accountId)]);
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/nbx/v1/parlay/request/:id',
+    {
+      preHandler: trade,
+      attachValidation: true,
+      schema: {
+        tags: ['parlay'],
+        summary: 'One of the caller’s parlay requests, with the quotes received so far',
+        security: bearer,
+        params: requestIdParams,
+        response: { 200: wireRequestSchema, ...errors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CODES);
+      const accountId = callerAccount(request);
+      return requestToWire(port.reader(), ownRequest(accountId, request.params.id), now(), accountId);
+    },
+  );
+
+  app.get<{ Querystring: RequestsQuery }>(
+    '/nbx/v1/parlay/requests',
+    {
+      preHandler: trade,
+      schema: {
+        tags: ['parlay'],
+        summary: 'The caller’s parlay requests, newest first',
+        security: bearer,
+        querystring: requestsQuery,
+        response: { 200: { type: 'array', items: wireRequestSchema }, ...errors },
+      },
+    },
+    async (request) => {
+      const accountId = callerAccount(request);
+      const { status, limit = 100, offset = 0 } = request.query;
+      const reader = port.reader();
+      const t = now();
+      return reader
+        .parlayRequests(accountId)
+        .filter((r) => status === undefined || requestStatus(r, t) === status)
+        .slice(offset, offset + limit)
+        .map((r) => requestToWire(reader, r, t, accountId));
+    },
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/nbx/v1/parlay/request/:id',
+    {
+      preHandler: trade,
+      attachValidation: true,
+      schema: {
+        tags: ['parlay'],
+        summary: 'Cancel one of the caller’s open parlay requests',
+        security: bearer,
+        params: requestIdParams,
+        response: { 200: wireRequestSchema, ...errors },
+      },
+    },
+    async (request) => {
+      throwValidation(request, CODES);
+      const accountId = callerAccount(request);
+      const r = ownRequest(accountId, request.params.id);
+      acceptedEvents(await port.submit({ type: 'ParlayCancel', requestId: r.id, accountId }));
+      const reader = port.reader();
+      return requestToWire(reader, reader.parlayRequest(r.id)!, now(), accountId);
+    },
+  );
+
+  app.get(
+    '/nbx/v1/parlay/requests/open',
+    {
+      preHandler: make,
+      schema: {
+        tags: ['parlay'],
+        summary: 'Open parlay requests to quote (makers)',
+        description: 'Every unfilled request before its deadline; quotes shown are the caller’s own.',
+        security: bearer,
+        response: { 200: { type: 'array', items: wireRequestSchema }, ...errors },
+      },
+    },
+    async (request) => {
+      const accountId = callerAccount(request);
+      const reader = port.reader();
+      const t = now();
+      return reader
+        .openParlayRequests()
+        .filter((r) => r.expiresAt > t && r.accountId !== accountId)
+        .map((r) => {
+          const w = requestToWire(reader, r, t, accountId);
+          return { ...w, quotes: w.quotes.filter((q) => q.mine) };
+        });
+    },
+  );
+
+  app.post<{ Body: QuoteBody }>(
+    '/nbx/v1/parlay/quotes',
+    {
+      preHandler: make,
+      attachValidation: true,
+      schema: {
+        tags: ['parlay'],
+        summary: 'Quote a parlay request (firm)',
+        description:
+          'docs/parlays.md "Quotes". Replaces the caller’s earlier quote on the request. The collateral of a fill of maxQty must be available now; a fill takes it.',
+        security: bearer,
+        body: quoteBodySchema,
+        response: { 201: wireQuoteSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, CODES);
+      const accountId = callerAccount(request);
+      const t = now();
+      const w = quoteWindows.get(accountId);
+      if (w === undefined || t - w.start >= 1000) quoteWindows.set(accountId, { start: t, n: 1 });
+      else if (++w.n > config.parlayQuoteRate)
+        throw new ApiError('RATE_LIMITED', `At most ${config.parlayQuoteRate} quotes per second`, undefined, {
+          'retry-after': '1',
+        });
+      const body = request.body;
+      const price = probabilityToPpm(body.price);
+      if (price === null) throw new ApiError('INVALID_PRICE', 'price: a probability with at most 6 decimals');
+      const requestId = body.requestId.toLowerCase();
+      const quoteId = port.newId();
+      acceptedEvents(
+        await port.submit({
+          type: 'ParlayQuote',
+          quoteId,
+          requestId,
+          accountId,
+          price,
+          maxQty: body.maxQty,
+          expiresAt: t + body.expiresInMs,
+        }),
+      );
+      const r = port.reader().parlayRequest(requestId)!;
+      const wire = requestToWire(port.reader(), r, now(), accountId).quotes.find((q) => q.id === quoteId)!;
+      return reply.code(201).send(wire);
+    },
+  );
+
+  app.post<{ Params: IdParams; Body: WagerBody }>(
+    '/nbx/v1/parlay/request/:id/wager',
+    {
+      preHandler: trade,
+      attachValidation: true,
+      schema: {
+        tags: ['parlay'],
+        summary: 'Bet the parlay at the best live quote',
+        description:
+          'docs/parlays.md "Money of a fill". Fills once at the best live quote not above maxPrice (else 409 PARLAY_PRICE_MOVED or PARLAY_NO_QUOTE); answered once the journal is durable. Repeating a clientOrderId returns the first fill.',
+        security: bearer,
+        params: requestIdParams,
+        body: wagerBodySchema,
+        response: { 201: wireParlaySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      throwValidation(request, CODES);
+      const accountId = callerAccount(request);
+      const r = ownRequest(accountId, request.params.id);
+      const { clientOrderId } = request.body;
+      const replay = () => {
+        const done = port.reader().parlayForClientOrderId(accountId, clientOrderId);
+        if (done === undefined) return undefined;
+        if (done !== r.id)
+          throw new ApiError('DUPLICATE_CLIENT_ORDER_ID', 'clientOrderId already used on another request');
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(201).send(parlayToWire(port.reader().parlay(done)!, accountId));
+      };
+      const first = replay();
+      if (first !== undefined) return first;
+      const stake = stakeMoney(request.body.stake);
+      const maxPrice = probabilityToPpm(request.body.maxPrice);
+      if (maxPrice === null)
+        throw new ApiError('INVALID_PRICE', 'maxPrice: a probability with at most 6 decimals');
+      const result = await port.submit({
+        type: 'ParlayWager',
+        requestId: r.id,
+        accountId,
+        stake,
+        maxPrice,
+        clientOrderId,
+      });
+      if (!result.ok && result.code === 'ALREADY_EXISTS') {
+        const again = replay(); // a concurrent wager with the same clientOrderId filled first
+        if (again !== undefined) return again;
+      }
+      acceptedEvents(result);
+      return reply.code(201).send(parlayToWire(port.reader().parlay(r.id)!, accountId));
+    },
+  );
+
+  app.get<{ Querystring: ParlaysQuery }>(
+    '/nbx/v1/parlays',
+    {
+      preHandler: read,
+      schema: {
+        tags: ['parlay'],
+        summary: 'The caller’s parlay positions (as taker or maker), newest first, with per-leg status',
+        security: bearer,
+        querystring: parlaysQuery,
+        response: { 200: { type: 'array', items: wireParlaySchema }, ...errors },
+      },
+    },
+    async (request) => {
+      const accountId = callerAccount(request);
+      const { status, limit = 100, offset = 0 } = request.query;
+      return port
+        .reader()
+        .parlays(accountId)
+        .filter((p) => status === undefined || p.status === status)
+        .slice(offset, offset + limit)
+        .map((p) => parlayToWire(p, accountId));
+    },
+  );
+}

@@ -1,0 +1,229 @@
+// Schemas of the tradeable-parlay routes (docs/parlays.md): request bodies (their types are derived
+// from them) and the wire shapes of a request, a quote and a parlay position.
+
+import { CURRENCIES, OUTCOME_STATUSES, PARLAY_REQUEST_STATUSES } from '../../exchange/types.ts';
+import { marketSchema } from './catalog.ts';
+import { isoTime, nullableIsoTime, uuid } from './common.ts';
+
+const probability = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  exclusiveMaximum: 1,
+  description: 'Probability with at most 6 decimals',
+} as const;
+const amount = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  description: 'Currency units, at most 5 decimals',
+} as const;
+
+export function requestBodySchema(maxLegs: number) {
+  return {
+    type: 'object',
+    properties: {
+      outcomes: {
+        type: 'array',
+        minItems: 2,
+        maxItems: maxLegs,
+        items: {
+          type: 'object',
+          properties: { id: uuid },
+          required: ['id'],
+          additionalProperties: false,
+        },
+      },
+      boostId: {
+        type: ['string', 'null'],
+        description: 'Boosts are not offered yet: only null is accepted (non-null: 404 BOOST_NOT_FOUND)',
+      },
+      currency: { type: 'string', enum: [...CURRENCIES], default: 'CASH' },
+      stake: { ...amount, description: 'Stake the trader intends (shown to makers), currency units' },
+    },
+    required: ['outcomes'],
+    additionalProperties: false,
+  } as const;
+}
+
+export const requestIdParams = {
+  type: 'object',
+  properties: { id: uuid },
+  required: ['id'],
+  additionalProperties: false,
+} as const;
+
+export const requestsQuery = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: [...PARLAY_REQUEST_STATUSES] },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+  additionalProperties: false,
+} as const;
+
+export const parlaysQuery = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+  additionalProperties: false,
+} as const;
+
+export const quoteBodySchema = {
+  type: 'object',
+  properties: {
+    requestId: uuid,
+    price: { ...probability, description: 'What the taker pays per unit of payout' },
+    maxQty: { type: 'integer', minimum: 1, description: 'Largest payout filled, minimum currency units' },
+    expiresInMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
+  },
+  required: ['requestId', 'price', 'maxQty', 'expiresInMs'],
+  additionalProperties: false,
+} as const;
+
+export const wagerBodySchema = {
+  type: 'object',
+  properties: {
+    stake: amount,
+    maxPrice: { ...probability, description: 'Highest price accepted (stale-quote protection)' },
+    clientOrderId: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+  required: ['stake', 'maxPrice', 'clientOrderId'],
+  additionalProperties: false,
+} as const;
+
+export const wireQuoteSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    requestId: uuid,
+    price: probability,
+    maxQty: { type: 'integer' },
+    createdAt: isoTime,
+    expiresAt: isoTime,
+    mine: { type: 'boolean', description: 'The caller is this quote’s maker' },
+  },
+  required: ['id', 'requestId', 'price', 'maxQty', 'createdAt', 'expiresAt', 'mine'],
+} as const;
+
+const legSchema = {
+  type: 'object',
+  properties: {
+    outcomeId: uuid,
+    price: { type: 'string', description: 'The leg’s price at request time, 5 decimals' },
+    vendor: { type: 'string' },
+    outcome: {
+      type: 'object',
+      properties: { id: uuid, description: { type: 'string' }, market: marketSchema },
+      required: ['id', 'description', 'market'],
+    },
+  },
+  required: ['outcomeId', 'price', 'vendor', 'outcome'],
+} as const;
+
+const wagerSchema = {
+  type: ['object', 'null'],
+  properties: {
+    parlayId: uuid,
+    price: probability,
+    stake: { type: 'number' },
+    fee: { type: 'number' },
+    qty: { type: 'integer' },
+    clientOrderId: { type: ['string', 'null'] },
+  },
+  required: ['parlayId', 'price', 'stake', 'fee', 'qty', 'clientOrderId'],
+} as const;
+
+export const wireRequestSchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    status: { type: 'string', enum: [...PARLAY_REQUEST_STATUSES] },
+    price: { type: 'string', description: 'The house reference price, 5 decimals' },
+    unboostedPrice: { type: 'string', description: 'Equal to price (no boost applied)' },
+    legs: { type: 'array', items: legSchema },
+    wager: wagerSchema,
+    traderId: uuid,
+    currency: { type: 'string', enum: [...CURRENCIES] },
+    stake: { type: ['number', 'null'] },
+    createdAt: isoTime,
+    expiresAt: isoTime,
+    quotes: { type: 'array', items: wireQuoteSchema },
+    declined: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        properties: { outcomeId: uuid, reason: { type: 'string' } },
+        required: ['outcomeId', 'reason'],
+      },
+    },
+  },
+  required: [
+    'id',
+    'status',
+    'price',
+    'unboostedPrice',
+    'legs',
+    'wager',
+    'traderId',
+    'currency',
+    'stake',
+    'createdAt',
+    'expiresAt',
+    'quotes',
+    'declined',
+  ],
+} as const;
+
+export const wireParlaySchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    requestId: uuid,
+    role: { type: 'string', enum: ['TAKER', 'MAKER'] },
+    currency: { type: 'string', enum: [...CURRENCIES] },
+    price: probability,
+    qty: { type: 'integer', description: 'Payout, minimum currency units' },
+    stake: { type: 'number', description: 'The taker’s stake, currency units' },
+    collateral: { type: 'number', description: 'The maker’s collateral, currency units' },
+    fee: { type: 'number', description: 'The taker’s fee, currency units' },
+    clientOrderId: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
+    payout: { type: ['number', 'null'], description: 'What the caller received at settlement' },
+    legs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          outcomeId: uuid,
+          marketId: uuid,
+          eventId: uuid,
+          price: probability,
+          status: { type: 'string', enum: [...OUTCOME_STATUSES] },
+        },
+        required: ['outcomeId', 'marketId', 'eventId', 'price', 'status'],
+      },
+    },
+    createdAt: isoTime,
+    settledAt: nullableIsoTime,
+  },
+  required: [
+    'id',
+    'requestId',
+    'role',
+    'currency',
+    'price',
+    'qty',
+    'stake',
+    'collateral',
+    'fee',
+    'clientOrderId',
+    'status',
+    'payout',
+    'legs',
+    'createdAt',
+    'settledAt',
+  ],
+} as const;

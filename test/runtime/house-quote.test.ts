@@ -1,0 +1,78 @@
+// The house quote (docs/parlays.md "The house quote"): every new request gets one quote from the
+// house at its reference price, sized within the bankroll, the per-game exposure and the wallet;
+// the scheduler's pass carries it, and a wager then fills against it.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { demoAccounts } from '../../src/demo/market-maker.ts';
+import type { Exchange } from '../../src/exchange/exchange.ts';
+import { houseQuoteOptions, houseQuotes } from '../../src/runtime/house-quote.ts';
+import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
+import { ok, setup, T0 } from '../exchange/fixtures.ts';
+
+const house = { accountId: 'carol', bankroll: 50_000_000, gameExposure: 3_000_000 };
+
+function withRequest(stake: number | null = null): Exchange {
+  const x = setup();
+  ok(
+    x.apply({
+      type: 'ParlayRequest',
+      ts: T0 + 10,
+      requestId: 'R1',
+      accountId: 'alice',
+      currency: 'CASH',
+      legs: [
+        { outcomeId: 'M1-a', price: 500_000 },
+        { outcomeId: 'M2-b', price: 400_000 },
+      ],
+      refPrice: 250_000,
+      stake,
+      expiresAt: T0 + 30_010,
+    }),
+  );
+  return x;
+}
+
+test('the house quotes a new request at its reference price, within the game exposure', () => {
+  const x = withRequest();
+  const [q, ...rest] = houseQuotes(x, T0 + 20, house);
+  assert.equal(rest.length, 0);
+  assert.equal(q?.type, 'ParlayQuote');
+  if (q?.type !== 'ParlayQuote') return;
+  assert.equal(q.price, 250_000);
+  assert.equal(q.maxQty, 4000); // 3,000,000 Money of collateral at 0.75 per 1000 Money of payout
+  ok(x.apply({ ...q, ts: T0 + 20 }));
+  assert.deepEqual(houseQuotes(x, T0 + 21, house), []); // quoted once
+  ok(
+    x.apply({
+      type: 'ParlayWager',
+      ts: T0 + 30,
+      requestId: 'R1',
+      accountId: 'alice',
+      stake: 250_000,
+      maxPrice: 250_000,
+      clientOrderId: null,
+    }),
+  );
+  assert.equal(x.parlay('R1')!.makerAccountId, 'carol');
+});
+
+test('a stake caps the quote at twice its payout; no room, no quote; the scheduler carries it', () => {
+  const x = withRequest(250_000);
+  const [q] = houseQuotes(x, T0 + 20, house);
+  assert.equal(q?.type === 'ParlayQuote' && q.maxQty, 2000);
+  assert.deepEqual(houseQuotes(x, T0 + 20, { ...house, gameExposure: 0 }), []);
+  assert.deepEqual(houseQuotes(x, T0 + 20, { ...house, accountId: 'alice' }), []); // its own request
+  assert.deepEqual(houseQuotes(x, T0 + 10_000, house), []); // past the quoting window
+  const due = dueCommands(x, T0 + 20, { autoGoLive: false, house });
+  assert.equal(due.filter((c) => c.type === 'ParlayQuote').length, 1);
+});
+
+test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo install', () => {
+  assert.equal(houseQuoteOptions(loadConfig({ TICKBOOK_DEMO: 'false' })), undefined);
+  assert.equal(houseQuoteOptions(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }))?.accountId, 'h');
+  const demo = scheduleOptions(loadConfig({ TICKBOOK_DEMO: 'true', PARLAY_HOUSE_BANKROLL: '5' })).house;
+  assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).marketMaker);
+  assert.equal(demo?.bankroll, 500_000);
+});
