@@ -5,14 +5,11 @@
 
 import { CHANNELS } from './channels.ts';
 import { LIFECYCLE_TYPES } from './messages.ts';
+import { privateMessages } from './private-message-schemas.ts';
+import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
 
 /** The channels of the table by name, in words ("tape, lifecycle, private"). */
 const CHANNEL_NAMES = CHANNELS.map((ch) => ch.name).join(', ');
-
-const uuid = { type: 'string', format: 'uuid' } as const;
-const currencySchema = { type: 'string', enum: ['CASH', 'COIN'] } as const;
-const isoTime = { type: 'string', format: 'date-time' } as const;
-const nonNegInt = { type: 'integer', minimum: 0 } as const;
 
 export const schemas = {
   TickMarket: {
@@ -219,147 +216,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       },
     },
   },
-  fill: {
-    summary: 'Private: a fill of one of your orders.',
-    payload: {
-      type: 'object',
-      required: ['event', 'data', 'journalSeq'],
-      properties: {
-        event: { const: 'fill' },
-        journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'id',
-            'orderId',
-            'price',
-            'qty',
-            'createdAt',
-            'isWash',
-            'isTaker',
-            'marketId',
-            'outcomeId',
-          ],
-          properties: {
-            id: { type: 'string' },
-            orderId: uuid,
-            price: { type: 'number' },
-            qty: nonNegInt,
-            createdAt: isoTime,
-            isWash: { type: 'boolean' },
-            isTaker: { type: 'boolean' },
-            marketId: uuid,
-            outcomeId: uuid,
-          },
-        },
-      },
-    },
-  },
-  cancel: {
-    summary: 'Private: one of your orders was cancelled.',
-    payload: {
-      type: 'object',
-      required: ['event', 'data', 'journalSeq'],
-      properties: {
-        event: { const: 'cancel' },
-        journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'id',
-            'outcomeId',
-            'marketId',
-            'price',
-            'qty',
-            'originalQty',
-            'currency',
-            'timestamp',
-            'status',
-          ],
-          properties: {
-            id: uuid,
-            outcomeId: uuid,
-            marketId: uuid,
-            price: { type: 'number' },
-            qty: nonNegInt,
-            originalQty: nonNegInt,
-            currency: currencySchema,
-            timestamp: isoTime,
-            status: { const: 'CANCELLED' },
-            flags: { type: 'string' },
-          },
-        },
-      },
-    },
-  },
-  mmp: {
-    summary:
-      'Private: market-maker protection froze your protected orders on an event (a breach, in the command that breached) or a reset lifted freezes.',
-    payload: {
-      type: 'object',
-      required: ['event', 'data', 'journalSeq'],
-      properties: {
-        event: { const: 'mmp' },
-        journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'state',
-            'eventId',
-            'currency',
-            'qtyFilled',
-            'netExposure',
-            'canceled',
-            'frozenUntil',
-            'timestamp',
-          ],
-          additionalProperties: false,
-          properties: {
-            state: { type: 'string', enum: ['FROZEN', 'RESET'] },
-            eventId: { anyOf: [uuid, { type: 'null' }] },
-            currency: { anyOf: [currencySchema, { type: 'null' }] },
-            qtyFilled: nonNegInt,
-            netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
-            canceled: nonNegInt,
-            frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
-            timestamp: isoTime,
-          },
-        },
-      },
-    },
-  },
-  place: {
-    summary: 'Private: one of your orders was accepted (the REST order shape).',
-    payload: {
-      type: 'object',
-      required: ['event', 'data', 'journalSeq'],
-      properties: {
-        event: { const: 'place' },
-        journalSeq: nonNegInt,
-        data: { type: 'object', required: ['id', 'status'] },
-      },
-    },
-  },
-  deadman: {
-    summary: 'Private: the dead-man switch fired and cancelled your resting orders in one command.',
-    payload: {
-      type: 'object',
-      required: ['event', 'data'],
-      properties: {
-        event: { const: 'deadman' },
-        data: {
-          type: 'object',
-          required: ['reason', 'canceled', 'journalSeq', 'at'],
-          properties: {
-            reason: { type: 'string', enum: ['disconnect', 'timeout'] },
-            canceled: nonNegInt,
-            journalSeq: { type: ['integer', 'null'] },
-            at: isoTime,
-          },
-        },
-      },
-    },
-  },
+  ...privateMessages,
 };
 
 const channelName = {

@@ -1,0 +1,149 @@
+// The JSON Schemas of the `private` channel's frames (docs/stream.md "Messages"): each account's
+// own orders, fills, market-maker protection and dead-man reports. Part of the server messages
+// that message-schemas.ts publishes; test/stream/asyncapi.test.ts validates real frames against them.
+
+import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
+
+export const privateMessages: Record<string, { summary: string; payload: object }> = {
+  fill: {
+    summary: 'Private: a fill of one of your orders.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'fill' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'id',
+            'orderId',
+            'price',
+            'qty',
+            'createdAt',
+            'isWash',
+            'isTaker',
+            'marketId',
+            'outcomeId',
+          ],
+          properties: {
+            id: { type: 'string' },
+            orderId: uuid,
+            price: { type: 'number' },
+            qty: nonNegInt,
+            createdAt: isoTime,
+            isWash: { type: 'boolean' },
+            isTaker: { type: 'boolean' },
+            marketId: uuid,
+            outcomeId: uuid,
+          },
+        },
+      },
+    },
+  },
+  cancel: {
+    summary: 'Private: one of your orders was cancelled.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'cancel' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'id',
+            'outcomeId',
+            'marketId',
+            'price',
+            'qty',
+            'originalQty',
+            'currency',
+            'timestamp',
+            'status',
+          ],
+          properties: {
+            id: uuid,
+            outcomeId: uuid,
+            marketId: uuid,
+            price: { type: 'number' },
+            qty: nonNegInt,
+            originalQty: nonNegInt,
+            currency: currencySchema,
+            timestamp: isoTime,
+            status: { const: 'CANCELLED' },
+            flags: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  mmp: {
+    summary:
+      'Private: market-maker protection froze your protected orders on an event (a breach, in the command that breached) or a reset lifted freezes.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'mmp' },
+        journalSeq: nonNegInt,
+        data: {
+          type: 'object',
+          required: [
+            'state',
+            'eventId',
+            'currency',
+            'qtyFilled',
+            'netExposure',
+            'canceled',
+            'frozenUntil',
+            'timestamp',
+          ],
+          additionalProperties: false,
+          properties: {
+            state: { type: 'string', enum: ['FROZEN', 'RESET'] },
+            eventId: { anyOf: [uuid, { type: 'null' }] },
+            currency: { anyOf: [currencySchema, { type: 'null' }] },
+            qtyFilled: nonNegInt,
+            netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
+            canceled: nonNegInt,
+            frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
+            timestamp: isoTime,
+          },
+        },
+      },
+    },
+  },
+  place: {
+    summary: 'Private: one of your orders was accepted (the REST order shape).',
+    payload: {
+      type: 'object',
+      required: ['event', 'data', 'journalSeq'],
+      properties: {
+        event: { const: 'place' },
+        journalSeq: nonNegInt,
+        data: { type: 'object', required: ['id', 'status'] },
+      },
+    },
+  },
+  deadman: {
+    summary: 'Private: the dead-man switch fired and cancelled your resting orders in one command.',
+    payload: {
+      type: 'object',
+      required: ['event', 'data'],
+      properties: {
+        event: { const: 'deadman' },
+        data: {
+          type: 'object',
+          required: ['reason', 'canceled', 'journalSeq', 'at'],
+          properties: {
+            reason: { type: 'string', enum: ['disconnect', 'timeout'] },
+            canceled: nonNegInt,
+            journalSeq: { type: ['integer', 'null'] },
+            at: isoTime,
+          },
+        },
+      },
+    },
+  },
+};
