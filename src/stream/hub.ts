@@ -20,8 +20,8 @@
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, Id } from '../exchange/types.ts';
-import { bookToWire } from '../http/wire/book.ts';
-import { isoMillis } from '../http/wire/names.ts';
+import { bookToWire } from '../wire/book.ts';
+import { isoMillis } from '../wire/names.ts';
 import { ByteBudget } from './budget.ts';
 import { parseClientMessage } from './client-message.ts';
 import {

@@ -9,9 +9,9 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { type DomainEvent, type Id, ORDER_STATUSES, type OrderRecord } from '../../exchange/types.ts';
 import { MAX_BATCH, OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
+import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../../wire/trading.ts';
 import { authErrors, bearer, currency, errorEnvelope, orderIdParams, uuid } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
-import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import {
   acceptedEvents,
   callerAccount,

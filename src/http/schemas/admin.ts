@@ -1,7 +1,7 @@
 // Bodies and answers of the operator API for the exchange.
 
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
-import { MARKET_TYPE_FILTER_VALUES } from '../wire/names.ts';
+import { MARKET_TYPE_FILTER_VALUES } from '../../wire/names.ts';
 import { eventSchema, marketSchema } from './catalog.ts';
 import { currency, uuid } from './common.ts';
 

@@ -1,5 +1,5 @@
 // Wire shapes of the catalog and market data (docs/http.md "The production wire"), exactly
-// what src/http/wire/catalog.ts and book.ts produce.
+// what src/wire/catalog.ts and book.ts produce.
 
 import {
   EVENT_STATUSES,

@@ -1,5 +1,5 @@
 // Wire shapes of orders, fills, positions and balances (docs/http.md "Orders and
-// account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
+// account"), exactly what src/wire/trading.ts produces, and the order-entry bodies.
 
 import { ORDER_STATUSES, TIFS } from '../../exchange/types.ts';
 import { MAX_TTL_MS } from '../../runtime/order-entry.ts';

@@ -2,9 +2,9 @@
 // production per-outcome ladders of individual resting bids (docs/http.md "Markets and books"). Prices
 // leave as numbers with ≤ 3 decimals (Tick 667 → 0.667); qty is the integer payout in MCU.
 
-import type { ExchangeReader } from '../../exchange/reader.ts';
-import type { Currency, Id, MarketRecord, OrderRecord } from '../../exchange/types.ts';
-import { tickToPrice } from '../../exchange/units.ts';
+import type { ExchangeReader } from '../exchange/reader.ts';
+import type { Currency, Id, MarketRecord, OrderRecord } from '../exchange/types.ts';
+import { tickToPrice } from '../exchange/units.ts';
 import { isoMillis } from './names.ts';
 
 export interface WireLevel {

@@ -2,7 +2,7 @@
 // books"). The only place that decides field names, field order and units of catalog JSON; the
 // JSON schemas in ../schemas/catalog.ts describe exactly these shapes.
 
-import type { ExchangeReader } from '../../exchange/reader.ts';
+import type { ExchangeReader } from '../exchange/reader.ts';
 import type {
   Currency,
   EventRecord,
@@ -12,8 +12,8 @@ import type {
   OutcomeRecord,
   Team,
   TradingLock,
-} from '../../exchange/types.ts';
-import { tickToPrice } from '../../exchange/units.ts';
+} from '../exchange/types.ts';
+import { tickToPrice } from '../exchange/units.ts';
 import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from './names.ts';
 
 export interface WireTeam {

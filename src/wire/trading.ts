@@ -3,8 +3,8 @@
 // (Money 173_842_000 → 1738.42) through the one conversion pair of src/exchange/units.ts. Time
 // stamps of orders and fills are `created_at` (snake case), as the production ladder rows are.
 
-import type { Currency, Fill, Id, OrderRecord, Position } from '../../exchange/types.ts';
-import { bidCost, moneyToUnits, tickToPrice } from '../../exchange/units.ts';
+import type { Currency, Fill, Id, OrderRecord, Position } from '../exchange/types.ts';
+import { bidCost, moneyToUnits, tickToPrice } from '../exchange/units.ts';
 import { isoMillis, isoOrNull } from './names.ts';
 
 export interface WireFill {

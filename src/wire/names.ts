@@ -4,7 +4,7 @@
 // markets vanish from them. Filters accept the code or the human name in any case. Time stamps
 // leave as ISO 8601 UTC with milliseconds.
 
-import { MARKET_TYPES, type MarketType, type Millis } from '../../exchange/types.ts';
+import { MARKET_TYPES, type MarketType, type Millis } from '../exchange/types.ts';
 
 /**
  * The one table of human names, for people (filters accept them; displays show them). Never sent
