@@ -1,40 +1,76 @@
 // A market's book on the wire (docs/exchange.md "Books and matching"): aggregated levels seen from outcome index 0 plus the
 // production per-outcome ladders of individual resting bids (docs/http.md "Markets and books"). Prices
-// leave as numbers with ≤ 3 decimals (Tick 667 → 0.667); qty is the integer payout in MCU.
+// leave as numbers with ≤ 3 decimals (Tick 667 → 0.667); qty is the integer payout in MCU. The shape
+// is its schema; its type is derived (./schema.ts).
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { Currency, Id, MarketRecord, OrderRecord } from '../exchange/types.ts';
+import type { Currency, MarketRecord, OrderRecord } from '../exchange/types.ts';
 import { tickToPrice } from '../exchange/units.ts';
 import { isoMillis } from './names.ts';
+import { currency, isoTime, qtyMcu, uuid, type Wire } from './schema.ts';
 
-export interface WireLevel {
-  price: number;
-  qty: number;
-}
+const levelSchema = {
+  type: 'object',
+  properties: { price: { type: 'number' }, qty: qtyMcu },
+  required: ['price', 'qty'],
+  additionalProperties: false,
+} as const;
 
-export interface WireLadderBid {
-  id: Id;
-  price: number;
-  qty: number;
-  originalQty: number;
-  currency: Currency;
-  outcomeId: Id;
-  marketId: Id;
-  status: 'RESTING';
-  created_at: string;
-}
+const ladderBidSchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    price: { type: 'number' },
+    qty: qtyMcu,
+    originalQty: qtyMcu,
+    currency,
+    outcomeId: uuid,
+    marketId: uuid,
+    status: { type: 'string', enum: ['RESTING'] },
+    created_at: isoTime,
+  },
+  required: [
+    'id',
+    'price',
+    'qty',
+    'originalQty',
+    'currency',
+    'outcomeId',
+    'marketId',
+    'status',
+    'created_at',
+  ],
+  additionalProperties: false,
+} as const;
 
-export interface WireBook {
-  marketId: Id;
-  marketDescription: string;
-  bids: WireLevel[];
-  asks: WireLevel[];
-  outcomeLadders: { outcomeId: Id; bids: WireLadderBid[] }[];
-  /** The book's sequence number (ExchangeReader.bookSeq): moves with every change of this book. */
-  seq: number;
-  /** When the edge first saw this `seq` (ISO 8601 ms). */
-  asOf: string;
-}
+export const bookSchema = {
+  type: 'object',
+  description:
+    'Orderbook (docs/exchange.md "Books and matching"): bids = bids on outcome 0, highest first; asks = bids on outcome 1 as offers on outcome 0 at 1 − q, lowest first; plus per-outcome ladders of resting bids',
+  properties: {
+    marketId: uuid,
+    marketDescription: { type: 'string' },
+    bids: { type: 'array', items: levelSchema },
+    asks: { type: 'array', items: levelSchema },
+    outcomeLadders: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { outcomeId: uuid, bids: { type: 'array', items: ladderBidSchema } },
+        required: ['outcomeId', 'bids'],
+        additionalProperties: false,
+      },
+    },
+    seq: { type: 'integer', description: 'Book sequence number; moves with every change' },
+    asOf: isoTime,
+  },
+  required: ['marketId', 'marketDescription', 'bids', 'asks', 'outcomeLadders', 'seq', 'asOf'],
+  additionalProperties: false,
+} as const;
+
+export type WireLevel = Wire<typeof levelSchema>;
+export type WireLadderBid = Wire<typeof ladderBidSchema>;
+export type WireBook = Wire<typeof bookSchema>;
 
 function ladderBid(o: OrderRecord): WireLadderBid {
   return {

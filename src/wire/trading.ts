@@ -2,57 +2,119 @@
 // Prices leave as numbers (Tick → 0.667), quantities as integer MCU payout, money as currency units
 // (Money 173_842_000 → 1738.42) through the one conversion pair of src/exchange/units.ts. Time
 // stamps of orders and fills are `created_at` (snake case), as the production ladder rows are.
+// Each shape is its schema (the route responses' too); its type is derived (./schema.ts).
 
-import type { Currency, Fill, Id, OrderRecord, Position } from '../exchange/types.ts';
+import { type Fill, ORDER_STATUSES, type OrderRecord, type Position, TIFS } from '../exchange/types.ts';
 import { bidCost, moneyToUnits, tickToPrice } from '../exchange/units.ts';
 import { isoMillis, isoOrNull } from './names.ts';
+import { currency, isoTime, nullableIsoTime, qtyMcu, units, uuid, type Wire } from './schema.ts';
 
-export interface WireFill {
-  id: Id;
-  orderId: Id;
-  outcomeId: Id;
-  marketId: Id;
-  qty: number;
-  price: number;
-  currency: Currency;
-  isTaker: boolean;
-  isWash: boolean;
-  /** Currency units. */
-  fee: number;
-  feeCoefficient: number;
-  /** Money this fill moved for the account, currency units (negative: paid). */
-  transactions: { kind: 'TRADE' | 'FEE'; amount: number }[];
-  created_at: string;
-}
+export const orderSchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    outcomeId: uuid,
+    marketId: uuid,
+    price: { type: 'number' },
+    qty: { ...qtyMcu, description: 'Remaining (unfilled) payout, MCU' },
+    originalQty: qtyMcu,
+    filledQty: qtyMcu,
+    currency,
+    tif: { type: 'string', enum: [...TIFS] },
+    expiresAt: nullableIsoTime,
+    flags: { type: ['string', 'null'] },
+    clientOrderId: { type: ['string', 'null'] },
+    status: { type: 'string', enum: [...ORDER_STATUSES] },
+    created_at: isoTime,
+    updated_at: isoTime,
+  },
+  required: [
+    'id',
+    'outcomeId',
+    'marketId',
+    'price',
+    'qty',
+    'originalQty',
+    'filledQty',
+    'currency',
+    'tif',
+    'expiresAt',
+    'flags',
+    'clientOrderId',
+    'status',
+    'created_at',
+    'updated_at',
+  ],
+  additionalProperties: false,
+} as const;
 
-export interface WireOrder {
-  id: Id;
-  outcomeId: Id;
-  marketId: Id;
-  price: number;
-  /** Remaining payout, MCU. */
-  qty: number;
-  originalQty: number;
-  filledQty: number;
-  currency: Currency;
-  tif: string;
-  expiresAt: string | null;
-  flags: string | null;
-  clientOrderId: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
+export const fillSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    orderId: uuid,
+    outcomeId: uuid,
+    marketId: uuid,
+    qty: qtyMcu,
+    price: { type: 'number', description: 'Price this side paid for its outcome' },
+    currency,
+    isTaker: { type: 'boolean' },
+    isWash: { type: 'boolean', description: 'Self-trade prevention cancelled both orders; no money moved' },
+    fee: { ...units, description: 'Fee charged to this side, currency units' },
+    feeCoefficient: { type: 'number' },
+    transactions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { kind: { type: 'string', enum: ['TRADE', 'FEE'] }, amount: units },
+        required: ['kind', 'amount'],
+        additionalProperties: false,
+      },
+    },
+    created_at: isoTime,
+  },
+  required: [
+    'id',
+    'orderId',
+    'outcomeId',
+    'marketId',
+    'qty',
+    'price',
+    'currency',
+    'isTaker',
+    'isWash',
+    'fee',
+    'feeCoefficient',
+    'transactions',
+    'created_at',
+  ],
+  additionalProperties: false,
+} as const;
 
-export interface WirePosition {
-  marketId: Id;
-  outcomeId: Id;
-  /** Payout held, MCU. */
-  size: number;
-  /** What was paid for it, currency units. */
-  cost: number;
-  currency: Currency;
-}
+/** An order with the fills its placement produced (POST /orders/place, 201). */
+export const orderWithFillsSchema = {
+  type: 'object',
+  properties: { ...orderSchema.properties, fills: { type: 'array', items: fillSchema } },
+  required: [...orderSchema.required, 'fills'],
+  additionalProperties: false,
+} as const;
+
+export const positionSchema = {
+  type: 'object',
+  properties: {
+    marketId: uuid,
+    outcomeId: uuid,
+    size: { ...qtyMcu, description: 'Payout held, MCU' },
+    cost: { ...units, description: 'What was paid for it, currency units' },
+    currency,
+  },
+  required: ['marketId', 'outcomeId', 'size', 'cost', 'currency'],
+  additionalProperties: false,
+} as const;
+
+export type WireOrder = Wire<typeof orderSchema>;
+export type WireFill = Wire<typeof fillSchema>;
+export type WirePosition = Wire<typeof positionSchema>;
 
 export function orderToWire(o: OrderRecord, filledQty?: number): WireOrder {
   return {
