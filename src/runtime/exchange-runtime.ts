@@ -258,7 +258,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submit(cmd: CommandInput): Promise<CommandResult> {
     const t0 = performance.now();
-    const r = await this.sequencer.submit(cmd as never);
+    const r = await this.sequencer.submit(cmd);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     this.count(cmd.type, r.ok);
     return r;
@@ -266,7 +266,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
     const t0 = performance.now();
-    const rs = await this.sequencer.submitMany(cmds as never[]);
+    const rs = await this.sequencer.submitMany(cmds);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
