@@ -1,6 +1,7 @@
-// The server entry: configuration, store, exchange runtime (recovery), token server, HTTP app,
-// optional legacy auth listener, timers, and a clean shutdown on SIGINT/SIGTERM (final snapshot).
-// Thin on purpose: everything it starts is built and tested elsewhere.
+// The server entry: configuration, store, the host that runs the exchange on it (embedded, or a
+// PostgreSQL cluster process: src/host/), token server, demo driver, HTTP app, optional legacy
+// auth listener, and a clean shutdown on SIGINT/SIGTERM (final snapshot). Thin on purpose:
+// everything it starts is built and tested elsewhere; it composes, the hosts hold what differs.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,22 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import { recordServerUrl } from './auth/admin-bootstrap.ts';
 import { settleIssuer, withIssuer } from './auth/issuer.ts';
 import { AuthService } from './auth/service.ts';
-import { AuthSync } from './cluster/auth-sync.ts';
-import { ClusterNode } from './cluster/node.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { demoAccounts } from './demo/market-maker.ts';
-import {
-  disableViewerClient,
-  ensureViewerClient,
-  publishViewer,
-  readPublishedViewer,
-  type ViewerCredentials,
-} from './http/ui-viewer.ts';
-import { openJournal } from './journal/open-journal.ts';
+import { DemoDriver } from './demo/driver.ts';
+import { demoAccounts, withDemoHouse } from './demo/market-maker.ts';
+import { clusterHost } from './host/cluster.ts';
+import { embeddedHost } from './host/embedded.ts';
+import type { Host } from './host/host.ts';
 import { Metrics } from './observability/metrics.ts';
-import type { ExchangePort } from './runtime/exchange-port.ts';
-import { ExchangeRuntime } from './runtime/exchange-runtime.ts';
-import { attachOperatorMetrics } from './runtime/operator-metrics.ts';
+import type { ExchangeRuntime } from './runtime/exchange-runtime.ts';
 import { type BannerInput, writeBanner } from './start/banner.ts';
 import { createLogger, usePrettyLogs } from './start/log-output.ts';
 import { phase } from './start/progress.ts';
@@ -33,8 +26,7 @@ import { PgliteStore } from './store/pglite-store.ts';
 import { PostgresStore } from './store/postgres-store.ts';
 import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
-import { sqlDeadmanPersistence } from './stream/deadman.ts';
-import { createStream, nodeSource, runtimeSource, type Stream } from './stream/service.ts';
+import type { Stream } from './stream/service.ts';
 
 export interface RunningServer {
   config: Config;
@@ -45,8 +37,8 @@ export interface RunningServer {
   stream: Stream;
   auth: AuthService;
   store: Store;
-  /** PostgreSQL: this process's scale-out role and state (docs/cluster.md). */
-  node?: ClusterNode;
+  /** The process's host: embedded, or a PostgreSQL cluster process (docs/architecture.md "Hosts"). */
+  host: Host;
   url: string;
   close(): Promise<void>;
 }
@@ -66,10 +58,9 @@ export interface StartOptions {
  * threads (docs/packaging.md, "First start and memory").
  */
 async function loadHttpModules() {
-  const [app, identify, cluster, exchangeApi, graphql, oauth, parlay, tape, ui] = await Promise.all([
+  const [app, identify, exchangeApi, graphql, oauth, parlay, tape, ui] = await Promise.all([
     import('./app.ts'),
     import('./http/graphql/identify.ts'),
-    import('./http/plugins/cluster.ts'),
     import('./http/routes/exchange-api.ts'),
     import('./http/routes/graphql.ts'),
     import('./http/routes/oauth.ts'),
@@ -80,7 +71,6 @@ async function loadHttpModules() {
   return {
     ...app,
     ...identify,
-    ...cluster,
     ...oauth,
     exchangeApi: exchangeApi.default,
     graphqlRoutes: graphql.default,
@@ -103,100 +93,57 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       throw loaded.databaseUrl === undefined ? err : databaseStartError(err, loaded.databaseUrl);
     }),
   );
-  // PostgreSQL scales out (docs/cluster.md): the writer lock is contended for by ClusterNode,
-  // which leads or follows. The embedded store is one process's: one writer, as before.
-  const clustered = store instanceof PostgresStore;
-  // One writer per store (principle 7 of docs/architecture.md "Principles"): refuse to start beside a live one.
-  let releaseLock: () => Promise<void> = async () => {};
+  // PostgreSQL scales out (docs/cluster.md): a cluster process leads or follows. The embedded
+  // store is one process's: one writer (docs/architecture.md "Hosts").
+  const kind = store instanceof PostgresStore ? clusterHost(store) : embeddedHost(store);
+  let releaseLock: () => Promise<void>;
   try {
-    if (!clustered) releaseLock = (await store.acquireWriterLock?.()) ?? releaseLock;
+    releaseLock = await kind.claim();
   } catch (err) {
     await store.close();
     throw err;
   }
-  const applied = await phase(log, 'applying store migrations', () => store.migrate());
-  if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  // One issuer per store (docs/cluster.md "One issuer per store"): from here on the configuration
-  // carries the store's issuer as its public base URL.
   let config: Config;
+  let host: Host;
   try {
+    const applied = await phase(log, 'applying store migrations', () => store.migrate());
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    // One issuer per store (docs/cluster.md "One issuer per store"): from here on the
+    // configuration carries the store's issuer as its public base URL.
     config = withIssuer(loaded, await settleIssuer(store, loaded));
+    // The demo's market maker is the parlay house of a demo install without one named.
+    config = withDemoHouse(config);
+    if (config.publicBaseUrl !== loaded.publicBaseUrl) {
+      log.info({ issuer: config.publicBaseUrl }, 'token issuer: the one this store records');
+    }
+    host = await kind.open({ config, log, metrics, phase: (what, work) => phase(log, what, work) });
   } catch (err) {
     await releaseLock();
     await store.close();
     throw err;
   }
-  if (config.publicBaseUrl !== loaded.publicBaseUrl) {
-    log.info({ issuer: config.publicBaseUrl }, 'token issuer: the one this store records');
-  }
+  const exchange = host.exchange;
 
-  let node: ClusterNode | undefined;
-  let embedded: ExchangeRuntime | undefined;
-  if (store instanceof PostgresStore) {
-    try {
-      node = await ClusterNode.open({ config, store, log, metrics });
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    log.info({ ...node.recovery, mode: node.mode, node: config.nodeName }, 'exchange state recovered');
-  } else {
-    const journal = await openJournal(config, store);
-    embedded = await phase(log, 'recovering the exchange state (snapshot + journal)', () =>
-      ExchangeRuntime.open({ config, store, log, metrics, journal }),
-    );
-    log.info(embedded.recovery, 'exchange state recovered');
-    attachOperatorMetrics(metrics.registry, embedded);
-  }
-  const exchangePort: ExchangePort & { accounts: ExchangeRuntime['accounts'] } = node ?? embedded!;
-  const leads = () => node === undefined || node.mode === 'leader';
-  const currentRuntime = (): ExchangeRuntime => {
-    const rt = node === undefined ? embedded : node.leaderRuntime;
-    if (rt === undefined) throw new Error('this process is a replica: it has no sequencer (docs/cluster.md)');
-    return rt;
-  };
-
-  const auth = await AuthService.create({ config, store, metrics, log, accounts: exchangePort.accounts });
-  // Replicas leave the operator client to the leader (it writes to the store).
-  const admin = leads() ? await auth.ensureAdminClient() : { clientId: config.adminClientId ?? '' };
-  const authSync = node === undefined ? undefined : new AuthSync(store, auth, log);
-  // The browser UI's read-only market-data client (docs/ui.md). The writer sets it up; on
-  // PostgreSQL it publishes the credentials in the store and every process serves the published
-  // ones, re-read every second (docs/cluster.md "The browser UI on every process").
-  let viewer: ViewerCredentials | undefined;
-  if (leads()) {
-    if (config.ui) viewer = await ensureViewerClient(auth, log);
-    else await disableViewerClient(auth);
-    if (node !== undefined) await publishViewer(store, viewer);
-  } else if (config.ui) viewer = await readPublishedViewer(store);
-  const viewerPoll =
-    node !== undefined && config.ui
-      ? setInterval(() => {
-          readPublishedViewer(store).then(
-            (v) => {
-              viewer = v;
-            },
-            () => {}, // the store is away: keep serving the last one
-          );
-        }, 1000)
+  const auth = await AuthService.create({ config, store, metrics, log, accounts: host.accounts });
+  const clients = await host.clients(auth, log);
+  // The demo is a participant over the exchange port (src/demo/driver.ts): seeded on an empty
+  // store, then the living demo stepped while this process writes.
+  const demo =
+    config.demo || config.demoLive
+      ? new DemoDriver({
+          exchange,
+          clock: host.clock,
+          seed: config.demoSeed,
+          live: config.demoLive,
+          log,
+          leads: () => host.leads(),
+        })
       : undefined;
-  viewerPoll?.unref();
-
-  if (config.demo && leads() && currentRuntime().empty) {
-    const runtime = currentRuntime();
-    log.info({ seed: config.demoSeed }, 'empty store: creating the demo slate');
-    const n = await runtime.seedDemo((done, total) => {
-      if (done === total || done % 10_000 === 0) log.info({ done, total }, 'demo slate');
-    });
-    log.info({ commands: n }, 'demo slate ready');
-  }
+  if (config.demo) await demo?.seedIfEmpty();
 
   const {
     buildApp,
     bearerClientId,
-    cancelOnDisconnectAtLeader,
-    clusterRoutes,
-    registerClusterHooks,
     buildLegacyAuthApp,
     registerAuthHttp,
     exchangeApi,
@@ -206,44 +153,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     uiRoutes,
   } = await httpModules;
 
-  // The stream: on the embedded store fed by the runtime; on PostgreSQL by the node's state feed,
-  // which is the replica's apply loop or the leader's sequencer and moves at a promotion without
-  // a gap, so every process serves /tape and keeps its clients across failovers (docs/cluster.md).
-  const streamOptions = {
+  const stream = await host.openStream({
     heartbeatMs: config.streamHeartbeatMs,
     maxBufferBytes: config.streamMaxBufferBytes,
     retainBytes: config.streamRetainBytes,
-    persist: sqlDeadmanPersistence(store),
-  };
-  let stream: Stream;
-  if (node !== undefined) {
-    const n = node;
-    const source = nodeSource(n);
-    stream = createStream(source, source, {
-      ...streamOptions,
-      // A replica's cancel-on-disconnect is fired by the leader.
-      remote: (accountId) =>
-        n.mode === 'leader' ? undefined : cancelOnDisconnectAtLeader(n, config, accountId),
-    });
-    // Dead-man countdowns run on the leader only: re-armed from the store at every promotion (one
-    // that fell due meanwhile fires at once), dropped from memory — not from the store — when this
-    // process stops leading.
-    n.on('leader', () => {
-      stream.deadman.restore().then(
-        (k) => {
-          if (k > 0) log.info({ rearmed: k }, 'dead-man switch countdowns restored at promotion');
-        },
-        (err: unknown) => log.error({ err }, 'could not restore the dead-man countdowns'),
-      );
-    });
-    n.on('down', () => stream.deadman.close());
-  } else {
-    const rt = runtimeSource(embedded!);
-    stream = createStream(rt, rt, streamOptions);
-  }
-  // Dead-man countdowns armed before a restart: re-armed, or fired now if they fell due meanwhile.
-  const rearmed = leads() ? await stream.deadman.restore() : 0;
-  if (rearmed > 0) log.info({ rearmed }, 'dead-man switch countdowns restored');
+  });
   const app = await buildApp({
     config,
     store,
@@ -251,14 +165,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     logger: log,
     // A person at a terminal reads start-up, lifecycle and errors, not a line per request.
     accessLog: usePrettyLogs(config.logFormat, process.stdout.isTTY) ? 'errors-and-slow' : 'every',
-    ready: () => (node === undefined ? !embedded!.sequencer.stopped : node.ready()),
+    ready: () => host.ready(),
     features: async (a) => {
-      if (node !== undefined) registerClusterHooks(a, node, config);
+      host.hooks(a);
       await registerAuthHttp(a, auth);
-      await a.register(exchangeApi, { port: exchangePort, auth, config });
-      await a.register(parlayRoutes, { reader: () => exchangePort.reader(), config });
+      await a.register(exchangeApi, { port: exchange, auth, config });
+      await a.register(parlayRoutes, { reader: () => exchange.reader(), config });
       await a.register(graphqlRoutes, {
-        reader: () => exchangePort.reader(),
+        reader: () => exchange.reader(),
         rateLimit: config.graphqlRateLimit,
         graphiql: config.graphiql,
         identify: bearerClientId(auth),
@@ -271,14 +185,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         pingMs: config.streamPingMs,
         publicBaseUrl: config.publicBaseUrl,
       });
-      if (node !== undefined) {
-        await a.register(clusterRoutes, {
-          node,
-          config,
-          cancelOnDisconnect: (accountId) => stream.deadman.fire(accountId, 'disconnect'),
-        });
-      }
-      if (config.ui) await a.register(uiRoutes, { viewer: () => viewer, log });
+      await host.routes(a, stream);
+      if (config.ui) await a.register(uiRoutes, { viewer: clients.viewer, log });
     },
   });
   await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
@@ -293,7 +201,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     legacyApp = await buildLegacyAuthApp({ config, auth });
     // Token issuance is a write: a replica's legacy listener forwards it to the leader, whose main
     // listener serves the same legacy path (docs/cluster.md "Writes go to the leader").
-    if (node !== undefined) registerClusterHooks(legacyApp, node, config);
+    host.hooks(legacyApp);
     const legacyPort = config.legacyAuthPort;
     await legacyApp.listen({ port: legacyPort, host: config.host }).catch((err: unknown) => {
       const e = listenStartError(err, config.host, legacyPort);
@@ -303,15 +211,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     });
   }
 
-  if (node !== undefined) node.start(url);
-  else embedded!.startTimers();
-  authSync?.start(250);
+  host.start(url);
+  demo?.start();
+  const pruneJournalWith = host.pruneJournal;
   const retention = new Retention(store, {
     pruneJournal: config.journalRetention === 'snapshot',
     // The embedded journal is segment files: retention deletes those a durable snapshot covers.
-    ...(embedded !== undefined
-      ? { pruneJournalWith: async () => (await embedded!.pruneJournal()).segments }
-      : {}),
+    ...(pruneJournalWith !== undefined ? { pruneJournalWith } : {}),
     canceledOrderMaxAgeMs: config.canceledOrderRetentionSeconds * 1000,
     vacuumAndCheckpoint: store.kind === 'pglite',
   });
@@ -320,13 +226,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      if (viewerPoll !== undefined) clearInterval(viewerPoll);
+      demo?.stop();
       await app.close();
       if (legacyApp) await legacyApp.close();
       await retention.stop();
-      authSync?.stop();
-      if (node !== undefined) await node.close();
-      else await embedded!.close();
+      await host.close();
       await auth.close();
       await releaseLock();
       await store.close();
@@ -347,7 +251,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
         );
       });
     }
-    embedded?.on('fatal', () => {
+    host.onFatal(() => {
       // Memory is ahead of the journal: stop now; the restart recovers from the journal.
       process.exit(70);
     });
@@ -355,22 +259,21 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   // The operator credentials file names the address this process listens on: the CLI finds the
   // server there when neither --url nor PORT/HOST says (src/cli/admin-api.ts).
-  const credentialsFile = resolve(
-    ('credentialsFile' in admin ? admin.credentialsFile : undefined) ?? config.adminCredentialsFile,
-  );
+  const credentialsFile = resolve(clients.admin.credentialsFile ?? config.adminCredentialsFile);
   if (config.adminClientId === undefined) recordServerUrl(credentialsFile, url, log);
 
   if (opts.banner) {
+    const leaderUrl = host.leaderUrl();
     const banner: BannerInput = {
       config,
       url,
       credentialsFile,
       legacyPort: config.legacyAuthPort,
-      role: node === undefined ? 'embedded' : node.mode === 'leader' ? 'leader' : 'replica',
-      ...(node?.leaderUrl !== undefined && node.mode !== 'leader' ? { leaderUrl: node.leaderUrl } : {}),
+      role: host.role(),
+      ...(leaderUrl !== undefined ? { leaderUrl } : {}),
       demo: {
-        slate: exchangePort.accounts.exists(demoAccounts(config.demoSeed).marketMaker),
-        living: leads() && config.demoLive,
+        slate: host.accounts.exists(demoAccounts(config.demoSeed).marketMaker),
+        living: demo?.living ?? false,
       },
     };
     writeBanner(banner, log, config.logFormat);
@@ -380,12 +283,15 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     app,
     legacyApp,
     get runtime() {
-      return currentRuntime();
+      const rt = host.runtime();
+      if (rt === undefined)
+        throw new Error('this process is a replica: it has no sequencer (docs/cluster.md)');
+      return rt;
     },
     stream,
     auth,
     store,
-    node,
+    host,
     url,
     close,
   };

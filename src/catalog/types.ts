@@ -2,10 +2,7 @@
 // Everything here returns commands *without* `ts`: the sequencer stamps time (principle 2 of
 // docs/architecture.md "Principles"), so a producer never reads a clock and stays deterministic.
 
-import type { Command } from '../exchange/types.ts';
-
-/** A Command minus `ts`, distributed over the union so each variant keeps its own fields. */
-export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
+export type { CommandInput } from '../exchange/types.ts';
 
 /** A uniform random source on [0, 1). Seeded ones come from ./rng.ts; tests pass those. */
 export type Rng = () => number;

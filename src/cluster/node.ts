@@ -78,7 +78,7 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
   /** Doorbells not yet applied: seq and when it rang (lag in ms). */
   private readonly rung: { seq: number; at: number }[] = [];
   private readonly waiters = new SeqWaiters(() => this.seq);
-  private readonly clock: () => number;
+  readonly clock: () => number; // stamps commands while leading, and ids (the demo's too)
   /**
    * Every command applied to the state this process answers from, and how far it is durable, in
    * either role and across promotions and rebuilds (the stream hub's source, docs/cluster.md).

@@ -40,6 +40,18 @@ export function demoAccounts(seed: string | number): DemoAccounts {
 }
 
 /**
+ * A demo install without an operator-named parlay house: the demo's market maker (funded by the
+ * slate) is the house, so a parlay can always be filled in the sandbox (docs/parlays.md). The
+ * composition root applies it; the runtime only reads the account it is given.
+ */
+export function withDemoHouse<
+  C extends { demo: boolean; demoSeed: number; parlayHouseAccount: string | undefined },
+>(config: C): C {
+  if (!config.demo || config.parlayHouseAccount !== undefined) return config;
+  return { ...config, parlayHouseAccount: demoAccounts(config.demoSeed).marketMaker };
+}
+
+/**
  * Deposits, Money (1e-5 unit): 100 million Cash and 100 million Coin for the market maker — a full
  * slate's ladders reserve about 1–3 million of each — and 10 million of each for the trader.
  */

@@ -384,3 +384,10 @@ export interface StateMachine<C, R> {
   snapshotSlices?(): Generator<void, Uint8Array, void>;
   restore(snapshot: Uint8Array): void;
 }
+
+/**
+ * A command before the sequencer stamps its time (principle 2 of docs/architecture.md
+ * "Principles"): Command minus `ts`, distributed over the union so each variant keeps its fields.
+ * The one such type; the catalog's producers and the runtime's port re-export it.
+ */
+export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;

@@ -6,7 +6,7 @@
 import type { AccountsPort } from '../auth/ports.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type {
-  Command,
+  CommandInput,
   CommandResult,
   Currency,
   Fill,
@@ -16,8 +16,7 @@ import type {
 } from '../exchange/types.ts';
 import type { LedgerKind } from './ledger-kinds.ts';
 
-/** A command before the sequencer stamps its time. */
-export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'ts'> : never) : never;
+export type { CommandInput } from '../exchange/types.ts';
 
 export interface HistoryQuery {
   accountId: Id;

@@ -1,14 +1,10 @@
 // The running exchange: the state machine, the sequencer that journals it, the SQL history read
-// model, the scheduler that turns time into commands and, on demo installs, the demo slate and
-// the living demo. It is the ExchangePort the HTTP edge talks to and the AccountsPort the token
-// server uses to open accounts for new clients.
+// model and the scheduler that turns time into commands. It is the ExchangePort the HTTP edge (and
+// the demo, src/demo/driver.ts) talks to and the AccountsPort the token server uses to open
+// accounts for new clients.
 
 import { EventEmitter } from 'node:events';
-import { rngFor } from '../catalog/rng.ts';
 import type { Config } from '../config.ts';
-import { createLiveState, type LiveState, liveOptions, liveStep } from '../demo/live.ts';
-import { quoteSlate } from '../demo/market-maker.ts';
-import { buildDemoSlate } from '../demo/slate.ts';
 import { Exchange } from '../exchange/exchange.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, CommandResult, Id } from '../exchange/types.ts';
@@ -61,9 +57,6 @@ export interface RecoveryReport {
 const HISTORY_BARRIER_MS = 5000;
 
 const SCHEDULER_TICK_MS = 250;
-const DEMO_TICK_MS = 1000;
-/** Demo seeding goes through the sequencer in chunks, so each commit stays a reasonable size. */
-const SEED_CHUNK = 2000;
 
 /**
  * Emits 'fatal' (error) when the sequencer stops: memory is then ahead of the journal and the
@@ -73,9 +66,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   readonly history: ExchangeHistory;
   readonly schedule: ScheduleOptions;
   private readonly timers: NodeJS.Timeout[] = [];
-  private live: LiveState | undefined;
   private tickBusy = false;
-  private demoBusy = false;
   private closed = false;
 
   private constructor(
@@ -266,7 +257,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
     const t0 = performance.now();
-    const r = await this.sequencer.submit(cmd as never, seqs);
+    const r = await this.sequencer.submit(cmd, seqs);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     this.count(cmd.type, r.ok);
     return r;
@@ -274,7 +265,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
     const t0 = performance.now();
-    const rs = await this.sequencer.submitMany(cmds as never[], seqs);
+    const rs = await this.sequencer.submitMany(cmds, seqs);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
@@ -298,53 +289,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   /** AccountsPort for the token server: every new trader client gets a fresh account. */
   readonly accounts = accountsOf(this);
 
-  /** True when the catalog holds nothing yet (a fresh store). */
-  get empty(): boolean {
-    return this.exchange.leagues().length === 0;
-  }
-
-  /**
-   * The demo slate and its liquidity, through the sequencer
-   * like any operator's commands. Returns the number of commands journaled.
-   */
-  async seedDemo(onProgress?: (done: number, total: number) => void): Promise<number> {
-    const { config } = this.deps;
-    const now = this.clock();
-    const slate = buildDemoSlate({ seed: config.demoSeed, now });
-    const cmds: CommandInput[] = [...slate.commands, ...quoteSlate(slate, config.demoSeed)];
-    let accepted = 0;
-    for (let i = 0; i < cmds.length; i += SEED_CHUNK) {
-      const chunk = cmds.slice(i, i + SEED_CHUNK);
-      const rs = await this.submitMany(chunk);
-      rs.forEach((r, j) => {
-        if (r.ok) accepted++;
-        else
-          this.deps.log.warn(
-            { code: r.code, message: r.message, type: chunk[j]!.type },
-            'demo command rejected',
-          );
-      });
-      onProgress?.(Math.min(i + SEED_CHUNK, cmds.length), cmds.length);
-    }
-    return accepted;
-  }
-
-  /** Starts the scheduler and, when configured, the living demo. */
+  /** Starts the scheduler. */
   startTimers(): void {
     const t = setInterval(() => void this.tick(), SCHEDULER_TICK_MS);
     t.unref();
     this.timers.push(t);
-    if (this.deps.config.demoLive) {
-      this.enableLiveDemo();
-      const d = setInterval(() => void this.demoTick(), DEMO_TICK_MS);
-      d.unref();
-      this.timers.push(d);
-    }
-  }
-
-  /** Creates the living demo's state; demoTick() then advances it (the timer, or a test). */
-  enableLiveDemo(): void {
-    this.live ??= createLiveState(liveOptions(this.deps.config, this.clock()));
   }
 
   /** One scheduler pass: submits whatever is due (GTT/lock expiry, go-live). */
@@ -358,21 +307,6 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       this.deps.log.error({ err }, 'scheduler tick failed');
     } finally {
       this.tickBusy = false;
-    }
-  }
-
-  /** One step of the living demo. */
-  async demoTick(): Promise<void> {
-    if (this.demoBusy || this.closed || this.sequencer.stopped || this.live === undefined) return;
-    this.demoBusy = true;
-    try {
-      const now = this.clock();
-      const cmds = liveStep(this.exchange, this.live, now, rngFor(this.live.seed, 'live', this.live.round));
-      if (cmds.length > 0) await this.submitMany(cmds);
-    } catch (err) {
-      this.deps.log.error({ err }, 'living demo step failed');
-    } finally {
-      this.demoBusy = false;
     }
   }
 

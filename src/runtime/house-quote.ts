@@ -5,7 +5,6 @@
 // (scheduler.ts): a pure function of the state and the clock that returns ParlayQuote commands,
 // submitted like any maker's.
 
-import { demoAccounts } from '../demo/market-maker.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { ParlayRequestRecord } from '../exchange/types.ts';
 import { moneyPerMcu, unitsToMoney } from '../exchange/units.ts';
@@ -25,18 +24,15 @@ const PPM = 1_000_000n;
 
 /**
  * The options from config, or undefined when no house account is configured. On a demo install
- * without PARLAY_HOUSE_ACCOUNT the demo's market maker (funded by the demo slate) is the house, so
- * a parlay can always be filled in the sandbox.
+ * without PARLAY_HOUSE_ACCOUNT the composition root names the demo's market maker
+ * (`withDemoHouse`, src/demo/market-maker.ts).
  */
 export function houseQuoteOptions(config: {
   parlayHouseAccount: string | undefined;
   parlayHouseBankroll: number;
   parlayHouseGameExposure: number;
-  demo: boolean;
-  demoSeed: number;
 }): HouseQuoteOptions | undefined {
-  const accountId =
-    config.parlayHouseAccount ?? (config.demo ? demoAccounts(config.demoSeed).marketMaker : undefined);
+  const accountId = config.parlayHouseAccount;
   if (accountId === undefined) return undefined;
   return {
     accountId,

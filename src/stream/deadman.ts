@@ -6,8 +6,8 @@
 // channel and into the next heartbeat response.
 
 import type { CommandResult, Id } from '../exchange/types.ts';
-import { isoMillis } from '../http/wire/names.ts';
 import type { CommandInput } from '../runtime/exchange-port.ts';
+import { isoMillis } from '../wire/names.ts';
 import { type DeadmanReport, envelope } from './messages.ts';
 
 export const DEADMAN_MIN_MS = 1_000;

@@ -17,7 +17,7 @@
 // (resync_required, heartbeats) is always the last seq it was actually sent.
 
 import type { Id } from '../exchange/types.ts';
-import { isoMillis } from '../http/wire/names.ts';
+import { isoMillis } from '../wire/names.ts';
 import { ByteBudget } from './budget.ts';
 import type { ChannelSpec, CommandFrames } from './channel-types.ts';
 import { CHANNELS, channelIndex, PRIVATE_CHANNEL } from './channels.ts';

@@ -18,9 +18,9 @@ import type {
   OrderRecord,
 } from '../exchange/types.ts';
 import { tickToPrice } from '../exchange/units.ts';
-import type { WireBook } from '../http/wire/book.ts';
-import { isoMillis, marketTypeName } from '../http/wire/names.ts';
-import { orderToWire, type WireOrder } from '../http/wire/trading.ts';
+import type { WireBook } from '../wire/book.ts';
+import { isoMillis, marketTypeName } from '../wire/names.ts';
+import { orderToWire, type WireOrder } from '../wire/trading.ts';
 
 export const LIFECYCLE_TYPES = ['OPEN', 'START', 'END', 'CLOSE', 'EVENT_GOLIVE', 'EVENT_UNLIVE'] as const;
 export type LifecycleType = (typeof LIFECYCLE_TYPES)[number];

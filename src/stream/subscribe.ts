@@ -7,7 +7,7 @@
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency } from '../exchange/types.ts';
-import { bookToWire } from '../http/wire/book.ts';
+import { bookToWire } from '../wire/book.ts';
 import { type ChannelSpec, counted } from './channel-types.ts';
 import { MARKET_CHANNEL } from './channels.ts';
 import type { BookSub, Connection } from './connection.ts';

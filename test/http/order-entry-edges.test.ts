@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { isoMillis, isoOrNull } from '../../src/http/wire/names.ts';
 import { MAX_TTL_MS } from '../../src/runtime/order-entry.ts';
+import { isoMillis, isoOrNull } from '../../src/wire/names.ts';
 import { addOpenGame, outcomeId, seedAccounts, seedCatalog, seedLiquidity } from './fixture.ts';
 import { assertError, type Harness, json, makeHarness, trader } from './harness.ts';
 

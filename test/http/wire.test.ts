@@ -20,8 +20,8 @@ import {
   parseMarketType,
   WIRE_MAX_MS,
   WIRE_MIN_MS,
-} from '../../src/http/wire/names.ts';
-import { fillToWire, orderToWire } from '../../src/http/wire/trading.ts';
+} from '../../src/wire/names.ts';
+import { fillToWire, orderToWire } from '../../src/wire/trading.ts';
 import { makeHarness, TAPE } from './harness.ts';
 
 describe('wire names', () => {

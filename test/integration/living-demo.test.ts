@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { DemoDriver, seedDemo } from '../../src/demo/driver.ts';
 import { CURRENCIES } from '../../src/exchange/types.ts';
 import { ExchangeRuntime } from '../../src/runtime/exchange-runtime.ts';
 import { PgliteStore } from '../../src/store/pglite-store.ts';
@@ -27,9 +28,10 @@ test('living demo: simulated hours keep books uncrossed, money conserved, finish
   const config = loadConfig({ DATA_DIR: dir, TICKBOOK_DEMO: 'true', DEMO_LIVE: 'true', LOG_LEVEL: 'silent' });
   let store = await PgliteStore.open(join(dir, 'pg'));
   const rt = await ExchangeRuntime.open({ config, store, log: quiet, clock });
-  await rt.seedDemo();
+  const demo = new DemoDriver({ exchange: rt, clock, seed: config.demoSeed, live: true, log: quiet });
+  await seedDemo(rt, { seed: config.demoSeed, now: clock(), log: quiet });
   // What the timers would do, driven by hand on the controlled clock.
-  rt.enableLiveDemo();
+  demo.enableLive();
 
   const ex = rt.exchange;
   let finishedBefore = 0;
@@ -39,7 +41,7 @@ test('living demo: simulated hours keep books uncrossed, money conserved, finish
   for (let step = 0; step < 48; step++) {
     now += 10 * MINUTE;
     await rt.tick();
-    await rt.demoTick();
+    await demo.step();
     // Invariants after every step.
     for (const cur of CURRENCIES)
       assert.equal(ex.totals()[cur].imbalance, 0, `money not conserved at step ${step}`);

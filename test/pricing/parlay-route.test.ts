@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
 import parlayRoutes, { PARLAY_PATH } from '../../src/http/routes/parlay.ts';
-import { marketToWire } from '../../src/http/wire/catalog.ts';
+import { marketToWire } from '../../src/wire/catalog.ts';
 import { FakeBooks, modelGame } from './fake-books.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

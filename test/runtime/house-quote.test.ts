@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { demoAccounts } from '../../src/demo/market-maker.ts';
+import { demoAccounts, withDemoHouse } from '../../src/demo/market-maker.ts';
 import type { Exchange } from '../../src/exchange/exchange.ts';
 import { houseQuoteOptions, houseQuotes } from '../../src/runtime/house-quote.ts';
 import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
@@ -72,7 +72,9 @@ test('a stake caps the quote at twice its payout; no room, no quote; the schedul
 test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo install', () => {
   assert.equal(houseQuoteOptions(loadConfig({ TICKBOOK_DEMO: 'false' })), undefined);
   assert.equal(houseQuoteOptions(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }))?.accountId, 'h');
-  const demo = scheduleOptions(loadConfig({ TICKBOOK_DEMO: 'true', PARLAY_HOUSE_BANKROLL: '5' })).house;
+  const demo = scheduleOptions(
+    withDemoHouse(loadConfig({ TICKBOOK_DEMO: 'true', PARLAY_HOUSE_BANKROLL: '5' })),
+  ).house;
   assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).marketMaker);
   assert.equal(demo?.bankroll, 500_000);
 });

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseSchedule } from '../../catalog/import.ts';
 import { fenceOutLeader } from '../../cluster/leader-row.ts';
+import { catalogEmpty, seedDemo } from '../../demo/driver.ts';
 import { openJournal } from '../../journal/open-journal.ts';
 import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
@@ -63,10 +64,15 @@ export const seed: Command = {
   options: { force: { type: 'boolean', default: false } },
   async run(args, ctx) {
     return withRuntime(ctx, async (rt) => {
-      if (!rt.empty && args.values.force !== true) {
+      if (!catalogEmpty(rt) && args.values.force !== true) {
         throw new CliError('the store already holds a catalog; --force adds the demo slate anyway');
       }
-      const n = await rt.seedDemo(progress(ctx, 'seed'));
+      const n = await seedDemo(rt, {
+        seed: ctx.config().demoSeed,
+        now: rt.clock(),
+        log: quietLog,
+        onProgress: progress(ctx, 'seed'),
+      });
       const r = rt.reader();
       const result = { commands: n, events: r.eventsSorted().length, leagues: r.leagues().length };
       printResult(

@@ -21,8 +21,8 @@ import {
   type Team,
 } from '../../exchange/types.ts';
 import { tickToPrice } from '../../exchange/units.ts';
-import { isConsensusMarket, teamToWire } from '../wire/catalog.ts';
-import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from '../wire/names.ts';
+import { isConsensusMarket, teamToWire } from '../../wire/catalog.ts';
+import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from '../../wire/names.ts';
 import type { RegexState } from './regex.ts';
 
 export type ScalarType = 'String' | 'Int' | 'Float' | 'Boolean' | 'jsonb' | 'uuid' | 'timestamptz';

@@ -6,7 +6,7 @@
 // milliseconds, whose code-point order is time order (docs/http.md). Outputs are the wire's text.
 
 import { GraphQLError, type GraphQLScalarType, type GraphQLSchema, Kind, type ValueNode } from 'graphql';
-import { isoMillis, WIRE_MAX_MS, WIRE_MIN_MS } from '../wire/names.ts';
+import { isoMillis, WIRE_MAX_MS, WIRE_MIN_MS } from '../../wire/names.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

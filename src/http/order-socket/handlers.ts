@@ -12,7 +12,7 @@ import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from
 import { itemError, itemValidationError } from '../routes/exchange-common.ts';
 import { orderIdParams } from '../schemas/common.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
-import { orderToWire } from '../wire/trading.ts';
+import { orderToWire } from '../../wire/trading.ts';
 
 /** What a handler answers: the REST result object and the seq of the command it was. */
 export interface Answer {

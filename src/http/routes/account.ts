@@ -9,12 +9,12 @@ import type { Currency, Id } from '../../exchange/types.ts';
 import { moneyToUnits } from '../../exchange/units.ts';
 import { isUuid } from '../../ids.ts';
 import { isLedgerKind, LEDGER_KINDS, type LedgerKind } from '../../runtime/ledger-kinds.ts';
+import { isoMillis } from '../../wire/names.ts';
+import { fillToWire, positionToWire } from '../../wire/trading.ts';
+import { moneyToDecimal } from '../../wire/transactions.ts';
 import { authErrors, bearer, currency, errorEnvelope } from '../schemas/common.ts';
 import { balanceSchema, fillSchema, openCostsSchema, positionSchema } from '../schemas/trading.ts';
 import { transactionSchema } from '../schemas/transactions.ts';
-import { isoMillis } from '../wire/names.ts';
-import { fillToWire, positionToWire } from '../wire/trading.ts';
-import { moneyToDecimal } from '../wire/transactions.ts';
 import { callerAccount, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 const balanceQuery = {

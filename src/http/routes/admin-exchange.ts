@@ -8,6 +8,8 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import type { Id, MarketSpec } from '../../exchange/types.ts';
 import { moneyToUnits, unitsToMoney } from '../../exchange/units.ts';
+import { eventToWire, lockToWire, marketToWire } from '../../wire/catalog.ts';
+import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../../wire/names.ts';
 import {
   createdEventSchema,
   eventBodySchema,
@@ -32,8 +34,6 @@ import {
   marketParams,
 } from '../schemas/common.ts';
 import { walletSchema } from '../schemas/trading.ts';
-import { eventToWire, lockToWire, marketToWire } from '../wire/catalog.ts';
-import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
 import { acceptedEvents, type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 // Request types derived from the schemas (docs/http.md "Validation and errors").

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
+import { eventToWire } from '../../wire/catalog.ts';
 import { sendCached, VersionedCache } from '../response-cache.ts';
 import { eventSchema } from '../schemas/catalog.ts';
 import {
@@ -16,7 +17,6 @@ import {
   notModified,
   pagination,
 } from '../schemas/common.ts';
-import { eventToWire } from '../wire/catalog.ts';
 import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 export const eventsQuerySchema = {

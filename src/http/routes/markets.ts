@@ -10,6 +10,9 @@ import type { ExchangeReader } from '../../exchange/reader.ts';
 import { TICKS } from '../../exchange/ticks.ts';
 import type { Currency, Id, MarketRecord } from '../../exchange/types.ts';
 import { tickToPrice } from '../../exchange/units.ts';
+import { bookToWire, type WireBook } from '../../wire/book.ts';
+import { locksToWire, marketToWire } from '../../wire/catalog.ts';
+import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../../wire/names.ts';
 import {
   cachedBody,
   JSON_TYPE,
@@ -29,9 +32,6 @@ import {
   notModified,
   uuid,
 } from '../schemas/common.ts';
-import { bookToWire, type WireBook } from '../wire/book.ts';
-import { locksToWire, marketToWire } from '../wire/catalog.ts';
-import { MARKET_TYPE_FILTER_VALUES, parseMarketType } from '../wire/names.ts';
 import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 interface BookEntry {

@@ -12,7 +12,7 @@ import { OrderEntry, type PlaceRequest } from '../../runtime/order-entry.ts';
 import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
 import { authErrors, bearer, currency, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
-import { orderToWire } from '../wire/trading.ts';
+import { orderToWire } from '../../wire/trading.ts';
 import {
   callerAccount,
   type ExchangeRouteOptions,

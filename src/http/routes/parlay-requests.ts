@@ -23,7 +23,7 @@ import {
   wireQuoteSchema,
   wireRequestSchema,
 } from '../schemas/parlays.ts';
-import { parlayToWire, requestStatus, requestToWire } from '../wire/parlays.ts';
+import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
 import {
   acceptedEvents,
   callerAccount,

@@ -25,13 +25,13 @@ import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/ty
 import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
 import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
+import { marketToWire } from '../../wire/catalog.ts';
+import { isoMillis } from '../../wire/names.ts';
 import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
-import { marketToWire } from '../wire/catalog.ts';
-import { isoMillis } from '../wire/names.ts';
 import { type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
 
 export interface ParlayRouteOptions {

@@ -9,7 +9,7 @@ import { type AmendRequest, QuoteEntry, type QuoteRequest } from '../../runtime/
 import { authErrors, bearer, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { amendBodySchema, queuePositionSchema, quoteBodySchema, quoteSetSchema } from '../schemas/quotes.ts';
 import { orderSchema } from '../schemas/trading.ts';
-import { orderToWire } from '../wire/trading.ts';
+import { orderToWire } from '../../wire/trading.ts';
 import {
   callerAccount,
   type ExchangeRouteOptions,

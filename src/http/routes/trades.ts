@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import { tickToPrice } from '../../exchange/units.ts';
+import { isoMillis } from '../../wire/names.ts';
 import {
   authErrors,
   bearer,
@@ -16,7 +17,6 @@ import {
   qtyMcu,
   uuid,
 } from '../schemas/common.ts';
-import { isoMillis } from '../wire/names.ts';
 import { type ExchangeRouteOptions, throwValidation } from './exchange-common.ts';
 
 const tradesQuery = {

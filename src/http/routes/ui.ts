@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Log } from '../../observability/log.ts';
 import type { ViewerCredentials } from '../ui-viewer.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -25,7 +26,7 @@ export interface UiOptions {
   buildIfMissing?: boolean;
   /** Where the built files are (tests point elsewhere). */
   distDir?: string;
-  log?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  log?: Log;
 }
 
 /**

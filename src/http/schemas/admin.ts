@@ -2,7 +2,7 @@
 
 import { EVENT_STATUSES, EVENT_TYPES } from '../../exchange/types.ts';
 import { MAX_UNITS } from '../../exchange/units.ts';
-import { MARKET_TYPE_FILTER_VALUES } from '../wire/names.ts';
+import { MARKET_TYPE_FILTER_VALUES } from '../../wire/names.ts';
 import { eventSchema, marketSchema } from './catalog.ts';
 import { currency, uuid } from './common.ts';
 

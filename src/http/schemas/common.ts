@@ -2,9 +2,10 @@
 // describe responses (and thereby the OpenAPI document, @fastify/swagger) and check shapes in the
 // tests — one definition per wire shape.
 
-import { CURRENCIES } from '../../exchange/types.ts';
+import { uuid } from '../../wire/schema.ts';
 
-export const uuid = { type: 'string', format: 'uuid', description: 'UUID' } as const;
+// The wire's building blocks are declared in src/wire/schema.ts; the route schemas use them from here.
+export { currency, isoTime, nullableIsoTime, qtyMcu, units, uuid } from '../../wire/schema.ts';
 
 // Path parameters that name one entity by its UUID, shared by the public and admin routes.
 export const eventParams = { type: 'object', properties: { eventId: uuid }, required: ['eventId'] } as const;
@@ -24,31 +25,11 @@ export const orderIdParams = {
   properties: { orderId: uuid },
   required: ['orderId'],
 } as const;
-export const isoTime = {
-  type: 'string',
-  format: 'date-time',
-  description: 'ISO 8601 UTC with milliseconds',
-} as const;
-export const nullableIsoTime = {
-  type: ['string', 'null'],
-  format: 'date-time',
-  description: 'ISO 8601 UTC with milliseconds, or null',
-} as const;
-export const currency = { type: 'string', enum: [...CURRENCIES], description: 'Wallet currency' } as const;
 export const price = {
   type: 'number',
   exclusiveMinimum: 0,
   exclusiveMaximum: 1,
   description: 'Probability on the tick table (GET /nbx/v2/emm/ticks), e.g. 0.667',
-} as const;
-export const qtyMcu = {
-  type: 'integer',
-  minimum: 0,
-  description: 'Payout in minimum currency units (CASH: 0.01, COIN: 1)',
-} as const;
-export const units = {
-  type: 'number',
-  description: 'Amount in currency units (up to 5 decimals)',
 } as const;
 
 /** The one error envelope (docs/http.md "Validation and errors"). `details` is any JSON. */

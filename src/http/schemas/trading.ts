@@ -1,100 +1,12 @@
-// Wire shapes of orders, fills, positions and balances (docs/http.md "Orders and
-// account"), exactly what src/http/wire/trading.ts produces, and the order-entry bodies.
+// Wire shapes of balances and wallets (docs/http.md "Orders and account") and the order-entry
+// bodies. Orders, fills and positions are declared with what produces them, in src/wire/trading.ts.
 
-import { ORDER_STATUSES, STP_MODES, TIFS } from '../../exchange/types.ts';
+import { STP_MODES, TIFS } from '../../exchange/types.ts';
 import { MAX_QTY_MCU } from '../../exchange/units.ts';
 import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
-import { currency, isoTime, nullableIsoTime, price, qtyMcu, units, uuid } from './common.ts';
+import { currency, price, units, uuid } from './common.ts';
 
-export const orderSchema = {
-  type: 'object',
-  properties: {
-    id: uuid,
-    outcomeId: uuid,
-    marketId: uuid,
-    price: { type: 'number' },
-    qty: { ...qtyMcu, description: 'Remaining (unfilled) payout, MCU' },
-    originalQty: qtyMcu,
-    filledQty: qtyMcu,
-    currency,
-    tif: { type: 'string', enum: [...TIFS] },
-    expiresAt: nullableIsoTime,
-    flags: { type: ['string', 'null'] },
-    clientOrderId: { type: ['string', 'null'] },
-    status: { type: 'string', enum: [...ORDER_STATUSES] },
-    created_at: isoTime,
-    updated_at: isoTime,
-  },
-  required: [
-    'id',
-    'outcomeId',
-    'marketId',
-    'price',
-    'qty',
-    'originalQty',
-    'filledQty',
-    'currency',
-    'tif',
-    'expiresAt',
-    'flags',
-    'clientOrderId',
-    'status',
-    'created_at',
-    'updated_at',
-  ],
-  additionalProperties: false,
-} as const;
-
-export const fillSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    orderId: uuid,
-    outcomeId: uuid,
-    marketId: uuid,
-    qty: qtyMcu,
-    price: { type: 'number', description: 'Price this side paid for its outcome' },
-    currency,
-    isTaker: { type: 'boolean' },
-    isWash: { type: 'boolean', description: 'Self-trade prevention cancelled both orders; no money moved' },
-    fee: { ...units, description: 'Fee charged to this side, currency units' },
-    feeCoefficient: { type: 'number' },
-    transactions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { kind: { type: 'string', enum: ['TRADE', 'FEE'] }, amount: units },
-        required: ['kind', 'amount'],
-        additionalProperties: false,
-      },
-    },
-    created_at: isoTime,
-  },
-  required: [
-    'id',
-    'orderId',
-    'outcomeId',
-    'marketId',
-    'qty',
-    'price',
-    'currency',
-    'isTaker',
-    'isWash',
-    'fee',
-    'feeCoefficient',
-    'transactions',
-    'created_at',
-  ],
-  additionalProperties: false,
-} as const;
-
-/** An order with the fills its placement produced (POST /orders/place, 201). */
-export const orderWithFillsSchema = {
-  type: 'object',
-  properties: { ...orderSchema.properties, fills: { type: 'array', items: fillSchema } },
-  required: [...orderSchema.required, 'fills'],
-  additionalProperties: false,
-} as const;
+export { fillSchema, orderSchema, orderWithFillsSchema, positionSchema } from '../../wire/trading.ts';
 
 export const itemErrorSchema = {
   type: 'object',
@@ -154,19 +66,6 @@ export const placeBodySchema = {
     },
   },
   required: ['outcomeId', 'price', 'qty', 'currency', 'tif'],
-  additionalProperties: false,
-} as const;
-
-export const positionSchema = {
-  type: 'object',
-  properties: {
-    marketId: uuid,
-    outcomeId: uuid,
-    size: { ...qtyMcu, description: 'Payout held, MCU' },
-    cost: { ...units, description: 'What was paid for it, currency units' },
-    currency,
-  },
-  required: ['marketId', 'outcomeId', 'size', 'cost', 'currency'],
   additionalProperties: false,
 } as const;
 

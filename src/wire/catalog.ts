@@ -1,8 +1,8 @@
 // Catalog records → wire objects (docs/http.md "Events" and "Markets and
 // books"). The only place that decides field names, field order and units of catalog JSON; the
-// JSON schemas in ../schemas/catalog.ts describe exactly these shapes.
+// shapes are declared, as their JSON schemas, in ./catalog-schemas.ts.
 
-import type { ExchangeReader } from '../../exchange/reader.ts';
+import type { ExchangeReader } from '../exchange/reader.ts';
 import type {
   Currency,
   EventRecord,
@@ -12,79 +12,19 @@ import type {
   OutcomeRecord,
   Team,
   TradingLock,
-} from '../../exchange/types.ts';
-import { tickToPrice } from '../../exchange/units.ts';
+} from '../exchange/types.ts';
+import { tickToPrice } from '../exchange/units.ts';
+import type {
+  WireEvent,
+  WireGame,
+  WireLock,
+  WireLocks,
+  WireMarket,
+  WireMarketEvent,
+  WireOutcome,
+  WireTeam,
+} from './catalog-schemas.ts';
 import { isoMillis, isoOrNull, marketTypeName, outcomeTypeName } from './names.ts';
-
-export interface WireTeam {
-  id: Id;
-  name: string;
-  shortName: string;
-  symbol: string;
-  mascot: string;
-}
-
-export interface WireGame {
-  id: Id;
-  league: string;
-  status: string;
-  scheduledStart: string;
-  homeTeam: WireTeam | null;
-  awayTeam: WireTeam | null;
-}
-
-export interface WireEvent {
-  id: Id;
-  type: string;
-  status: string;
-  description: string;
-  league: string;
-  scheduledStart: string;
-  marketIds: Id[];
-  game?: WireGame;
-}
-
-export interface WireOutcome {
-  id: Id;
-  description: string;
-  type: string;
-  status: string;
-  index: 0 | 1;
-  /** Last traded price in the requested currency, or null before the first trade. */
-  last: number | null;
-  competitor: WireTeam | null;
-}
-
-export interface WireMarket {
-  id: Id;
-  type: string;
-  description: string;
-  status: string;
-  eventId: Id;
-  strike: number | null;
-  league: string;
-  /** Traded payout in the requested currency, MCU. */
-  volume: number;
-  outcomeIds: [Id, Id];
-  outcomes: WireOutcome[];
-  playerId: null;
-  player: null;
-  competitor: null;
-  settledAt: string | null;
-  /** The main line of its type for the event (see isConsensusMarket). */
-  isConsensus: boolean;
-  /** The market's event, embedded as the production MarketResponseDto carries it. */
-  event: WireMarketEvent;
-}
-
-/** The event embedded in a market: `game` only for events of type Game (omitted, not null). */
-export interface WireMarketEvent {
-  id: Id;
-  type: string;
-  status: string;
-  description: string;
-  game?: WireGame;
-}
 
 export function teamToWire(t: Team): WireTeam {
   return { id: t.id, name: t.name, shortName: t.shortName, symbol: t.symbol, mascot: t.mascot };
@@ -201,16 +141,6 @@ export function marketToWire(r: ExchangeReader, m: MarketRecord, currency: Curre
   };
 }
 
-export interface WireLock {
-  id: Id;
-  eventId: Id | null;
-  reason: string;
-  createdAt: string;
-  /** Whole or fractional minutes the lock lasts from createdAt; null: until cleared. */
-  minuteDuration: number | null;
-  expiresAt: string | null;
-}
-
 export function lockToWire(l: TradingLock): WireLock {
   return {
     id: l.id,
@@ -228,13 +158,7 @@ function minuteDuration(l: TradingLock): number | null {
 }
 
 /** `GET /nbx/v2/emm/locks` body (docs/http.md "Markets and books") from the reader's active locks. */
-export function locksToWire(
-  system: TradingLock | null,
-  events: readonly TradingLock[],
-): {
-  systemLock: { id: Id; minuteDuration: number | null; createdAt: string; reason: string } | null;
-  lockedEventIds: Id[];
-} {
+export function locksToWire(system: TradingLock | null, events: readonly TradingLock[]): WireLocks {
   const ids = new Set<Id>();
   for (const l of events) if (l.eventId !== null) ids.add(l.eventId);
   return {

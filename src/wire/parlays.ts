@@ -2,9 +2,9 @@
 // money in currency units, times as ISO strings. The legs of a request are written as the
 // unauthenticated price route writes them (docs/http.md "Parlay price").
 
-import type { ExchangeReader } from '../../exchange/reader.ts';
-import type { Id, ParlayRecord, ParlayRequestRecord } from '../../exchange/types.ts';
-import { moneyToUnits, ppmToProbability } from '../../exchange/units.ts';
+import type { ExchangeReader } from '../exchange/reader.ts';
+import type { Id, ParlayRecord, ParlayRequestRecord } from '../exchange/types.ts';
+import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { marketToWire } from './catalog.ts';
 import { isoMillis, isoOrNull } from './names.ts';
 

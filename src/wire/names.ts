@@ -4,7 +4,7 @@
 // markets vanish from them. Filters accept the code or the human name in any case. Time stamps
 // leave as ISO 8601 UTC with milliseconds.
 
-import { MARKET_TYPES, type MarketType, type Millis } from '../../exchange/types.ts';
+import { MARKET_TYPES, type MarketType, type Millis } from '../exchange/types.ts';
 
 /**
  * The one table of human names, for people (filters accept them; displays show them). Never sent
@@ -22,7 +22,7 @@ export const MARKET_TYPE_LABELS: Readonly<Record<MarketType, string>> = Object.f
 });
 
 /** A market type as every wire object carries it (REST, stream, GraphQL, parlay legs): its code. */
-export function marketTypeName(code: MarketType): string {
+export function marketTypeName(code: MarketType): MarketType {
   return code;
 }
 
@@ -43,11 +43,15 @@ export function parseMarketType(value: string): MarketType | undefined {
   return BY_NAME.get(value.trim().toLowerCase());
 }
 
+/** Every outcome `type` the wire carries (the outcome schema's enum). */
+export const OUTCOME_TYPE_NAMES = ['HOME', 'AWAY', 'OVER', 'UNDER', 'YES', 'NO'] as const;
+export type OutcomeTypeName = (typeof OUTCOME_TYPE_NAMES)[number];
+
 /**
  * Outcome `type` on the wire: what side of the market the outcome is. Index 0 is home/over/yes,
  * index 1 away/under/no (docs/exchange.md).
  */
-export function outcomeTypeName(market: MarketType, index: 0 | 1): string {
+export function outcomeTypeName(market: MarketType, index: 0 | 1): OutcomeTypeName {
   switch (market) {
     case 'TOTAL':
     case 'TOTAL_1H':

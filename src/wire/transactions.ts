@@ -1,8 +1,8 @@
 // Ledger amounts on the wire: a decimal string with exactly 5 decimals (MONEY_PER_UNIT), written
 // from the integer so no double rounding can creep in (src/exchange/units.ts owns the unit).
 
-import type { Money } from '../../exchange/types.ts';
-import { MONEY_PER_UNIT } from '../../exchange/units.ts';
+import type { Money } from '../exchange/types.ts';
+import { MONEY_PER_UNIT } from '../exchange/units.ts';
 
 const DECIMALS = String(MONEY_PER_UNIT).length - 1;
 
