@@ -23,6 +23,7 @@ import { flushTouched } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { placeOrder } from './matching.ts';
+import { claimBoost, createBoost, endBoost } from './parlay-boosts.ts';
 import { parlayWager } from './parlay-fills.ts';
 import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
 import * as q from './queries.ts';
@@ -32,6 +33,8 @@ import { hash, restore, snapshot, snapshotSlices } from './snapshot.ts';
 import { ExchangeState } from './state.ts';
 import { type ExchangeTotals, expectedReserved, totals } from './totals.ts';
 import type {
+  BoostClaimRecord,
+  BoostRecord,
   Command,
   CommandResult,
   Currency,
@@ -195,6 +198,12 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
     return q.parlayForClientOrderId(this.s, accountId, clientOrderId);
   }
+  boosts(): BoostRecord[] {
+    return q.boosts(this.s);
+  }
+  boostClaims(accountId: Id): BoostClaimRecord[] {
+    return q.boostClaims(this.s, accountId);
+  }
   /** Number of resting orders. */
   get restingCount(): number {
     return this.s.pool.size;
@@ -279,6 +288,12 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return parlayQuote(s, c);
     case 'ParlayWager':
       return parlayWager(s, c);
+    case 'CreateBoost':
+      return createBoost(s, c);
+    case 'EndBoost':
+      return endBoost(s, c);
+    case 'ClaimBoost':
+      return claimBoost(s, c);
     default:
       return reject('VALIDATION_FAILED', `unknown command type ${(c as { type?: unknown }).type}`);
   }

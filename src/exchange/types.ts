@@ -26,6 +26,11 @@ export type {
 } from './parlay-types.ts';
 export { PARLAY_REQUEST_STATUSES } from './parlay-types.ts';
 
+import type { BoostCommand, BoostEvent, BoostLedgerKind } from './boost-types.ts';
+
+export type { BoostClaimRecord, BoostCommand, BoostEvent, BoostKind, BoostRecord } from './boost-types.ts';
+export { BOOST_KINDS } from './boost-types.ts';
+
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];
 
@@ -305,7 +310,9 @@ export type Command =
   | (Base & { type: 'ClearLock'; lockId: Id })
   | (Base & { type: 'SetFeeCoefficient'; coefficient: number })
   // parlays (docs/parlays.md): parlay-types.ts
-  | ParlayCommand;
+  | ParlayCommand
+  // parlay boosts (docs/parlays.md "Boosts"): boost-types.ts
+  | BoostCommand;
 
 export type CommandType = Command['type'];
 
@@ -338,6 +345,7 @@ export type DomainEvent =
   | { kind: 'EventStatusChanged'; eventId: Id; from: EventStatus; to: EventStatus }
   | { kind: 'LocksChanged' }
   | ParlayEvent
+  | BoostEvent
   | {
       kind: 'LedgerEntry';
       accountId: Id;
@@ -350,7 +358,8 @@ export type DomainEvent =
         | 'NET'
         | 'SETTLEMENT'
         | 'REFUND'
-        | ParlayLedgerKind;
+        | ParlayLedgerKind
+        | BoostLedgerKind;
       amount: Money;
       ref: Id | null;
     };
