@@ -88,8 +88,41 @@ function* stream(): Generator<Command> {
   /** Parlay requests made (docs/parlays.md): quotes, wagers and cancels name recent ones. */
   const requests: { id: string; acct: string; currency: Currency }[] = [];
   let lastQuoted: (typeof requests)[number] | undefined;
+  /** Parlay boosts (docs/parlays.md "Boosts"): created, claimed, ended, carried by requests. */
+  let boosts = 0;
+  /** The boost each account claimed last (its requests may carry it). */
+  const claimed = new Map<string, string>();
+  const recentBoost = (): string => `pb${Math.max(0, boosts - 1 - Math.floor(r() * 4))}`;
+  const boostCommand = (ts: number, acct: string): Command => {
+    const y = r();
+    if (y < 0.3 || boosts === 0) {
+      const kind = r() < 0.5 ? 'PERCENT' : 'MULTIPLIER';
+      return {
+        type: 'CreateBoost',
+        ts,
+        boostId: `pb${boosts++}`,
+        kind,
+        value:
+          kind === 'PERCENT' ? 50_000 + Math.floor(r() * 200_000) : 1_100_000 + Math.floor(r() * 400_000),
+        leagues: r() < 0.7 ? [] : r() < 0.7 ? ['NFL'] : ['NBA'],
+        minLegs: r() < 0.8 ? 2 : 3,
+        maxStake: r() < 0.5 ? null : 1_500_000,
+        validFrom: ts - Math.floor(r() * 2) * 1_000 + (r() < 0.1 ? 5_000 : 0),
+        validTo: ts + 5_000 + Math.floor(r() * 200_000),
+        claimLimit: 1 + Math.floor(r() * 3),
+        fundingAccountId: `acct-${Math.floor(r() * 3)}`,
+      };
+    }
+    if (y < 0.95) {
+      const boostId = recentBoost();
+      claimed.set(acct, boostId);
+      return { type: 'ClaimBoost', ts, boostId, accountId: acct };
+    }
+    return { type: 'EndBoost', ts, boostId: recentBoost() };
+  };
   const parlayCommand = (ts: number, acct: string): Command => {
     const y = r();
+    if (y < 0.12) return boostCommand(ts, acct);
     const recent = requests[Math.max(0, requests.length - 1 - Math.floor(r() * 6))];
     if (y < 0.3 || recent === undefined) {
       const open = live.filter((l) => l.status !== 'FINAL');
@@ -112,6 +145,7 @@ function* stream(): Generator<Command> {
         refPrice: 150_000 + Math.floor(r() * 200_000),
         stake: r() < 0.5 ? null : 1_000_000,
         expiresAt: ts + 1 + Math.floor(r() * 60_000),
+        boostId: boosts === 0 || r() < 0.4 ? null : r() < 0.8 ? (claimed.get(acct) ?? null) : recentBoost(),
       };
     }
     if (y < 0.7) {
@@ -300,16 +334,16 @@ function* stream(): Generator<Command> {
   }
 }
 
-/** Values computed on the engine before it was split (see the header), re-pinned once when the
- * parlay commands joined the stream (it then holds about 1,800 requests, 1,300 quotes and 150
- * filled parlays, some settled by their legs' markets). */
+/** Values computed on the engine before it was split (see the header), re-pinned when the parlay
+ * commands joined the stream, and again when the boost commands did (it then holds about 450
+ * requests, 35 of them boosted, 260 boosts, 420 claims and 50 filled parlays, 4 of them boosted). */
 const PINNED = {
   commands: 300_000,
-  accepted: 190_750,
-  hashAt100k: 'cabaa98314ed6ec2cb2972e7ad4eb5937c2e0ea994bb3cdca6bdeaa60ecbcd0b',
-  hashAt200k: 'b10372f4451e47b3ee7206f3c3ed4cd005496d2d942be13041b2906401ca2230',
-  finalHash: '5c002755905241d2aae874b220918e6cd1819915b182acb1b67e6cd1d6dd8f9b',
-  resultsDigest: '1d9b68750899888ccc1924a926dbc03cd07c6bd22542cc3cfd4a905a09bb74ce',
+  accepted: 185_671,
+  hashAt100k: 'd365b6079a8dfca11eeba1339efa154c64db4c43b11998ac19d2960f862453bf',
+  hashAt200k: '6cc3282e2e2eeca98ac551e638b239016931a642aad6c9a66e56658673809bd4',
+  finalHash: '9ee7954b7277f4e788a1e04442896cb23529f4a350759373849ab86b74c3d2f9',
+  resultsDigest: 'c2ee160a896d79dd6105fd8b0813c4b67c053c930e157edfc876066465cd21b6',
 };
 
 describe('fixed 300k-command stream', () => {
