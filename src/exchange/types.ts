@@ -29,7 +29,7 @@ export { PARLAY_REQUEST_STATUSES } from './parlay-types.ts';
 import type { BoostCommand, BoostEvent, BoostLedgerKind } from './boost-types.ts';
 
 export type { BoostClaimRecord, BoostCommand, BoostEvent, BoostKind, BoostRecord } from './boost-types.ts';
-export { BOOST_KINDS } from './boost-types.ts';
+export { BOOST_KINDS, boostPrice } from './boost-types.ts';
 
 export type Currency = 'CASH' | 'COIN';
 export const CURRENCIES: readonly Currency[] = ['CASH', 'COIN'];

@@ -102,8 +102,6 @@ export default async function parlayRequestRoutes(
       throwValidation(request, CODES);
       const accountId = callerAccount(request);
       const body = request.body;
-      if (body.boostId !== undefined && body.boostId !== null)
-        throw new ApiError('BOOST_NOT_FOUND', `Boost ${body.boostId} not found`);
       const stake = body.stake === undefined ? null : stakeMoney(body.stake);
       const currency = body.currency ?? 'CASH';
       const reader = port.reader();
@@ -133,6 +131,8 @@ export default async function parlayRequestRoutes(
           refPrice: probabilityToPpm(q.priceText)!,
           stake,
           expiresAt: t + config.parlayRequestTtlMs,
+          // a claimed boost (docs/parlays.md "Boosts"): the engine checks it, BOOST_* when it cannot apply
+          boostId: body.boostId === undefined || body.boostId === null ? null : body.boostId.toLowerCase(),
         }),
       );
       const after = port.reader();
