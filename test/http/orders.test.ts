@@ -108,7 +108,13 @@ describe('placing', () => {
     assert.equal(await balance(), 9996);
     const oc = json(await get('/nbx/v2/emm/account/open-costs-and-credit?currency=CASH'));
     h.checkShape('GET', '/nbx/v2/emm/account/open-costs-and-credit', 200, oc);
-    assert.deepEqual(oc, { openPositionCost: 0, openOrderCost: 4, credit: 0, currency: 'CASH' });
+    assert.deepEqual(oc, {
+      openPositionCost: 0,
+      openOrderCost: 4,
+      openParlayCost: 0,
+      credit: 0,
+      currency: 'CASH',
+    });
     const book = json<{ book: { bids: { price: number; qty: number }[] } }[]>(
       await get(`/nbx/v2/emm/events/getMarketsByEvent/${eventId(G)}?currency=CASH`),
     )[0]!.book;
@@ -148,7 +154,13 @@ describe('placing', () => {
       [[0.49, 300, false]],
     );
     const oc = json(await get('/nbx/v2/emm/account/open-costs-and-credit'));
-    assert.deepEqual(oc, { openPositionCost: 1.53, openOrderCost: 0, credit: 0, currency: 'CASH' });
+    assert.deepEqual(oc, {
+      openPositionCost: 1.53,
+      openOrderCost: 0,
+      openParlayCost: 0,
+      credit: 0,
+      currency: 'CASH',
+    });
   });
 
   test('IOC: fills what it can, the remainder is cancelled and released', async () => {

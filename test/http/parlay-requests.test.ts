@@ -166,6 +166,10 @@ describe('parlay requests over REST', () => {
     const maker = json<{ role: string; collateral: number }[]>(await get('/nbx/v1/parlays', M2));
     assert.equal(maker[0]!.role, 'MAKER');
     assert.equal(maker[0]!.collateral, 40);
+    const tc = await get('/nbx/v2/emm/account/open-costs-and-credit?currency=CASH');
+    assert.equal(json<{ openParlayCost: number }>(tc).openParlayCost, 10);
+    const mc = await get('/nbx/v2/emm/account/open-costs-and-credit?currency=CASH', M2);
+    assert.equal(json<{ openParlayCost: number }>(mc).openParlayCost, 40);
   });
 
   test('two concurrent wagers on one request fill at most once', async () => {

@@ -104,9 +104,15 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
       const r = port.reader();
       let positionCost = 0;
       for (const p of r.positions(accountId, cur)) positionCost += p.cost;
+      let parlayCost = 0;
+      for (const p of r.parlays(accountId)) {
+        if (p.status === 'OPEN' && p.currency === cur)
+          parlayCost += p.takerAccountId === accountId ? p.stake : p.collateral;
+      }
       return {
         openPositionCost: moneyToUnits(positionCost),
         openOrderCost: moneyToUnits(r.wallet(accountId, cur)?.reserved ?? 0),
+        openParlayCost: moneyToUnits(parlayCost),
         credit: 0,
         currency: cur,
       };

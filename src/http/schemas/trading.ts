@@ -160,10 +160,14 @@ export const openCostsSchema = {
   properties: {
     openPositionCost: { ...units, description: 'Cost of open positions' },
     openOrderCost: { ...units, description: 'Collateral reserved by resting orders' },
+    openParlayCost: {
+      ...units,
+      description: 'Money locked in open parlays: stakes as taker, collateral as maker (docs/parlays.md)',
+    },
     credit: { ...units, description: 'Credit line (Tickbook grants none: 0)' },
     currency,
   },
-  required: ['openPositionCost', 'openOrderCost', 'credit', 'currency'],
+  required: ['openPositionCost', 'openOrderCost', 'openParlayCost', 'credit', 'currency'],
   additionalProperties: false,
 } as const;
 
