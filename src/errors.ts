@@ -68,7 +68,16 @@ export const ErrorCodes = {
   PARLAY_REQUEST_CLOSED: { status: 409, message: 'Parlay request is no longer open' },
   PARLAY_REQUEST_NOT_FOUND: { status: 404, message: 'Parlay request not found' },
   PARLAY_OPEN_REQUEST_LIMIT: { status: 409, message: 'Too many open parlay requests' },
+  // parlay boosts (docs/parlays.md "Boosts")
+  BOOST_CLAIM_LIMIT: { status: 409, message: 'Boost claim limit reached' },
+  BOOST_EXPIRED: { status: 409, message: 'Boost is no longer valid' },
+  BOOST_FUNDS_INSUFFICIENT: { status: 409, message: 'The boost’s funding account cannot pay the boost' },
+  BOOST_LEAGUE_INELIGIBLE: { status: 400, message: 'A leg’s league is not eligible for the boost' },
+  BOOST_MAX_STAKE: { status: 400, message: 'Stake above the boost’s maximum' },
+  BOOST_MIN_LEGS: { status: 400, message: 'Too few legs for the boost' },
+  BOOST_NOT_CLAIMED: { status: 409, message: 'Boost not claimed (or every claim used)' },
   BOOST_NOT_FOUND: { status: 404, message: 'Boost not found' },
+  BOOST_NOT_STARTED: { status: 409, message: 'Boost is not valid yet' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

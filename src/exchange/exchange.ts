@@ -26,6 +26,7 @@ import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { massQuote } from './mass-quote.ts';
 import { placeOrder } from './matching.ts';
 import { mmpView, resetMmp, setMmp } from './mmp.ts';
+import { claimBoost, createBoost, endBoost } from './parlay-boosts.ts';
 import { parlayWager } from './parlay-fills.ts';
 import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
 import * as q from './queries.ts';
@@ -35,6 +36,8 @@ import { hash, restore, snapshot, snapshotSlices } from './snapshot.ts';
 import { ExchangeState } from './state.ts';
 import { type ExchangeTotals, expectedReserved, totals } from './totals.ts';
 import type {
+  BoostClaimRecord,
+  BoostRecord,
   Command,
   CommandResult,
   Currency,
@@ -205,6 +208,12 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
     return q.parlayForClientOrderId(this.s, accountId, clientOrderId);
   }
+  boosts(): BoostRecord[] {
+    return q.boosts(this.s);
+  }
+  boostClaims(accountId: Id): BoostClaimRecord[] {
+    return q.boostClaims(this.s, accountId);
+  }
   /** Number of resting orders. */
   get restingCount(): number {
     return this.s.pool.size;
@@ -297,6 +306,12 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return parlayQuote(s, c);
     case 'ParlayWager':
       return parlayWager(s, c);
+    case 'CreateBoost':
+      return createBoost(s, c);
+    case 'EndBoost':
+      return endBoost(s, c);
+    case 'ClaimBoost':
+      return claimBoost(s, c);
     default:
       return reject('VALIDATION_FAILED', `unknown command type ${(c as { type?: unknown }).type}`);
   }

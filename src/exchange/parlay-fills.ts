@@ -3,8 +3,10 @@
 // taker pays stake = price × payout plus the fee, the maker locks payout − stake, and the payout is
 // held as parlay collateral until the parlay settles (parlay-settlement.ts).
 
+import { boostPrice } from './boost-types.ts';
 import { touchWallet } from './change-tracking.ts';
 import { isSafePos, reject } from './command-checks.ts';
+import { boostedFillMoney, usableBoost, useBoost } from './parlay-boosts.ts';
 import { closeRequest, legClosedReason, openRequest } from './parlay-requests.ts';
 import {
   CURRENCY_INDEX,
@@ -17,6 +19,7 @@ import {
 } from './parlay-state.ts';
 import { accountOf, type Cmd, type ExchangeState, ok, WALLET_SLOTS } from './state.ts';
 import type {
+  BoostRecord,
   CommandResult,
   Currency,
   Id,
@@ -48,20 +51,46 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
     const why = legClosedReason(s, s.marketIdx.get(leg.marketId)!, c.ts);
     if (why !== null) return reject(why, undefined, { outcomeId: leg.outcomeId });
   }
+  let boost: BoostRecord | null = null;
+  if (r.boostId !== undefined) {
+    const leagues = r.legs.map((l) => s.markets[s.marketIdx.get(l.marketId)!]!.event.league);
+    const b = usableBoost(s, r.boostId, taker.id, leagues, c.stake, c.ts);
+    if ('ok' in b) return b;
+    boost = b;
+  }
   const currencyIndex = CURRENCY_INDEX(r.currency);
   const perMcu = MONEY_PER_MCU[currencyIndex]!;
-  const pick = bestQuote(s, r.quotes, c.stake, c.maxPrice, currencyIndex, c.ts);
+  const pick = bestQuote(s, r.quotes, c.stake, c.maxPrice, currencyIndex, c.ts, boost);
   if ('ok' in pick) return pick;
   const { quote, qty, makerIndex } = pick;
-  const m = fillMoney(quote.price, qty, perMcu);
+  const m =
+    boost === null
+      ? { ...fillMoney(quote.price, qty, perMcu), boostCost: 0, price: quote.price }
+      : boostedFillMoney(boost, quote.price, qty, perMcu);
   const takerAvailable = accountIndex * WALLET_SLOTS + currencyIndex;
-  if (s.wallets[takerAvailable]! < m.stake + m.fee)
+  const makerAvailable = makerIndex * WALLET_SLOTS + currencyIndex;
+  const fundingIndex = boost === null ? -1 : s.accountIdx.get(boost.fundingAccountId)!;
+  const fundingAvailable = fundingIndex * WALLET_SLOTS + currencyIndex;
+  // what each wallet pays (one account may be two of the three sides)
+  const need = new Map<number, Money>([[takerAvailable, m.stake + m.fee]]);
+  need.set(makerAvailable, (need.get(makerAvailable) ?? 0) + m.collateral);
+  if (boost !== null) need.set(fundingAvailable, (need.get(fundingAvailable) ?? 0) + m.boostCost);
+  if (s.wallets[takerAvailable]! < need.get(takerAvailable)!)
     return reject('INSUFFICIENT_FUNDS', 'available funds do not cover the stake and the fee');
+  if (boost !== null && s.wallets[fundingAvailable]! < need.get(fundingAvailable)!)
+    return reject('BOOST_FUNDS_INSUFFICIENT', 'the boost’s funding account cannot pay its cost', {
+      boostId: boost.id,
+      boostCost: m.boostCost,
+    });
 
   // ---- accepted: move the money
-  const makerAvailable = makerIndex * WALLET_SLOTS + currencyIndex;
   s.wallets[takerAvailable]! -= m.stake + m.fee;
   s.wallets[makerAvailable]! -= m.collateral;
+  if (boost !== null) {
+    s.wallets[fundingAvailable]! -= m.boostCost;
+    touchWallet(s, s.accounts[fundingIndex]!, currencyIndex);
+    useBoost(s, boost, taker.id, currencyIndex, m.boostCost);
+  }
   s.parlay.collateral[currencyIndex]! += m.payout;
   s.fees[currencyIndex]! += m.fee;
   touchWallet(s, taker, currencyIndex);
@@ -73,7 +102,7 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
     currency: r.currency,
     takerAccountId: taker.id,
     makerAccountId: quote.accountId,
-    price: quote.price,
+    price: m.price,
     qty,
     stake: m.stake,
     collateral: m.collateral,
@@ -86,6 +115,11 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
     createdAt: c.ts,
     settledAt: null,
   };
+  if (boost !== null) {
+    p.boostId = boost.id;
+    p.quotePrice = quote.price;
+    p.boostCost = m.boostCost;
+  }
   s.parlay.parlays.set(p.id, p);
   if (cid !== null) s.parlay.clientWagers.set(wagerKey(taker.id, cid), p.id);
   for (const leg of p.legs) indexAdd(s.parlay.liveByMarket, s.marketIdx.get(leg.marketId)!, p.id);
@@ -95,6 +129,8 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
     ledger(s, taker.id, r.currency, 'FILL_PARLAY_TAKER_FUNDS', -m.stake, p.id);
     if (m.fee > 0) ledger(s, taker.id, r.currency, 'FEE_PARLAY_TAKER_FUNDS', -m.fee, p.id);
     ledger(s, quote.accountId, r.currency, 'FILL_PARLAY_MAKER_FUNDS', -m.collateral, p.id);
+    if (boost !== null)
+      ledger(s, boost.fundingAccountId, r.currency, 'FILL_PARLAY_BOOST_FUNDS', -m.boostCost, p.id);
     s.ev.push({ kind: 'ParlayChanged', parlay: parlayView(p) });
   }
   return ok(s);
@@ -114,19 +150,22 @@ function bestQuote(
   maxPrice: number,
   currencyIndex: number,
   ts: number,
+  boost: BoostRecord | null,
 ): { quote: ParlayQuoteRecord; qty: number; makerIndex: number } | CommandResult {
   const perMcu = MONEY_PER_MCU[currencyIndex]!;
   let best: { quote: ParlayQuoteRecord; qty: number; makerIndex: number } | null = null;
   let above: number | null = null;
   for (const q of quotes) {
     if (q.expiresAt <= ts) continue;
-    const qty = qtyForStake(stake, q.price, perMcu);
+    // a boosted request: the taker's price is the quote's boosted price (docs/parlays.md "Boosts")
+    const price = boost === null ? q.price : boostPrice(boost.kind, boost.value, q.price);
+    const qty = qtyForStake(stake, price, perMcu);
     if (qty < 1 || qty > q.maxQty || !Number.isSafeInteger(qty * perMcu)) continue;
     const makerIndex = s.accountIdx.get(q.accountId)!;
     if (s.wallets[makerIndex * WALLET_SLOTS + currencyIndex]! < fillMoney(q.price, qty, perMcu).collateral)
       continue;
-    if (q.price > maxPrice) {
-      if (above === null || q.price < above) above = q.price;
+    if (price > maxPrice) {
+      if (above === null || price < above) above = price;
       continue;
     }
     if (best === null || q.price < best.quote.price) best = { quote: q, qty, makerIndex };
@@ -141,7 +180,7 @@ export function ledger(
   s: ExchangeState,
   accountId: Id,
   currency: Currency,
-  entryKind: ParlayLedgerKind,
+  entryKind: ParlayLedgerKind | 'FILL_PARLAY_BOOST_FUNDS',
   amount: Money,
   ref: Id,
 ): void {

@@ -6,6 +6,7 @@
 import { touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
+import { usableBoost } from './parlay-boosts.ts';
 import {
   CURRENCY_INDEX,
   fillMoney,
@@ -61,6 +62,13 @@ export function parlayRequest(s: ExchangeState, c: Cmd<'ParlayRequest'>): Comman
       price: leg.price,
     });
   }
+  let boostId: Id | null = null;
+  if (c.boostId !== undefined && c.boostId !== null) {
+    const leagues = legs.map((l) => s.markets[s.marketIdx.get(l.marketId)!]!.event.league);
+    const b = usableBoost(s, c.boostId, s.accounts[accountIndex]!.id, leagues, c.stake, c.ts);
+    if ('ok' in b) return b;
+    boostId = b.id;
+  }
   const r: ParlayRequestRecord = {
     id: c.requestId,
     accountId: s.accounts[accountIndex]!.id,
@@ -76,6 +84,7 @@ export function parlayRequest(s: ExchangeState, c: Cmd<'ParlayRequest'>): Comman
     updatedAt: c.ts,
     expiresAt: c.expiresAt,
   };
+  if (boostId !== null) r.boostId = boostId; // absent otherwise: unboosted records keep their bytes
   s.parlay.requests.set(r.id, r);
   s.parlay.open.set(r.id, r);
   for (const m of markets) indexAdd(s.parlay.openByMarket, m, r.id);

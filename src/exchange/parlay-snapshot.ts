@@ -2,25 +2,36 @@
 // the collateral per currency, and the indexes rebuilt from the records on restore.
 
 import type { BinReader, BinWriter } from './codec.ts';
+import { claimKey } from './parlay-boosts.ts';
 import { indexAdd, type ParlayState, wagerKey } from './parlay-state.ts';
 import type { ExchangeState } from './state.ts';
-import type { ParlayRecord, ParlayRequestRecord } from './types.ts';
+import type { BoostClaimRecord, BoostRecord, ParlayRecord, ParlayRequestRecord } from './types.ts';
 
 export const PARLAY_MAGIC = 'parlays/1';
+/** The same section with boosts after it; written only once a boost exists (parlay-boosts.ts). */
+export const PARLAY_BOOSTS_MAGIC = 'parlays/2';
 
 export function writeParlays(w: BinWriter, p: ParlayState): void {
-  w.str(PARLAY_MAGIC);
+  const boosts = p.boosts.size > 0;
+  w.str(boosts ? PARLAY_BOOSTS_MAGIC : PARLAY_MAGIC);
   w.f64(p.collateral[0]!);
   w.f64(p.collateral[1]!);
   w.json({ requests: [...p.requests.values()], parlays: [...p.parlays.values()] });
+  if (boosts) w.json({ boosts: [...p.boosts.values()], claims: [...p.boostClaims.values()] });
 }
 
 export function readParlays(r: BinReader, fresh: ExchangeState): void {
-  if (r.str() !== PARLAY_MAGIC) throw new Error('snapshot: unknown section');
+  const magic = r.str();
+  if (magic !== PARLAY_MAGIC && magic !== PARLAY_BOOSTS_MAGIC) throw new Error('snapshot: unknown section');
   const p = fresh.parlay;
   p.collateral[0] = r.f64();
   p.collateral[1] = r.f64();
   const body = r.json<{ requests: ParlayRequestRecord[]; parlays: ParlayRecord[] }>();
+  if (magic === PARLAY_BOOSTS_MAGIC) {
+    const b = r.json<{ boosts: BoostRecord[]; claims: BoostClaimRecord[] }>();
+    for (const x of b.boosts) p.boosts.set(x.id, x);
+    for (const x of b.claims) p.boostClaims.set(claimKey(x.boostId, x.accountId), x);
+  }
   for (const q of body.requests) {
     p.requests.set(q.id, q);
     if (q.status === 'Unfilled') {

@@ -5,6 +5,8 @@
 // and of a settlement live here too, in integers (BigInt where products leave the safe range).
 
 import type {
+  BoostClaimRecord,
+  BoostRecord,
   Currency,
   Id,
   Money,
@@ -37,9 +39,12 @@ export class ParlayState {
   clientWagers = new Map<string, Id>();
   /** Money held by open parlays per currency index (stake + maker collateral = payout). */
   collateral = [0, 0];
+  /** Boosts (parlay-boosts.ts), in creation order, and claims by `${boostId}\0${accountId}`. */
+  boosts = new Map<Id, BoostRecord>();
+  boostClaims = new Map<string, BoostClaimRecord>();
 
   get empty(): boolean {
-    return this.requests.size === 0;
+    return this.requests.size === 0 && this.boosts.size === 0;
   }
 }
 

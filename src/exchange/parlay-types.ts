@@ -46,6 +46,8 @@ export interface ParlayRequestRecord {
   createdAt: Millis;
   updatedAt: Millis;
   expiresAt: Millis;
+  /** The claimed boost the request uses (docs/parlays.md "Boosts"); absent when not boosted. */
+  boostId?: Id;
 }
 
 export interface ParlayLegRecord extends ParlayRequestLeg {
@@ -77,6 +79,11 @@ export interface ParlayRecord {
   makerPayout: Money | null;
   createdAt: Millis;
   settledAt: Millis | null;
+  /** Boosted fills only (docs/parlays.md "Boosts"): the boost, the maker's quoted price (ppm) and
+   * the boost's cost (Money) paid by the boost's funding account. */
+  boostId?: Id;
+  quotePrice?: number;
+  boostCost?: Money;
 }
 
 type Id = string;
@@ -102,6 +109,8 @@ export type ParlayCommand =
       refPrice: number;
       stake: Money | null;
       expiresAt: Millis;
+      /** A boost the account claimed (docs/parlays.md "Boosts"), or absent/null. */
+      boostId?: Id | null;
     })
   | (Base & { type: 'ParlayCancel'; requestId: Id; accountId: Id; ah?: number })
   | (Base & {

@@ -2,12 +2,15 @@
 // orders, positions, locks. Read-only; the HTTP read models and the pricer call these.
 
 import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
+import { boostView } from './parlay-boosts.ts';
 import { nextParlayExpiry } from './parlay-requests.ts';
 import { parlayView, requestView, wagerKey } from './parlay-state.ts';
 import { orderRecord, positionRecord } from './records.ts';
 import { type Book, CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import { ONE, TICKS } from './ticks.ts';
 import type {
+  BoostClaimRecord,
+  BoostRecord,
   Currency,
   EventRecord,
   Game,
@@ -243,4 +246,14 @@ export function parlayForClientOrderId(
   clientOrderId: string,
 ): Id | undefined {
   return s.parlay.clientWagers.get(wagerKey(accountId, clientOrderId));
+}
+
+export function boosts(s: ExchangeState): BoostRecord[] {
+  return [...s.parlay.boosts.values()].map(boostView);
+}
+
+export function boostClaims(s: ExchangeState, accountId: Id): BoostClaimRecord[] {
+  const out: BoostClaimRecord[] = [];
+  for (const c of s.parlay.boostClaims.values()) if (c.accountId === accountId) out.push({ ...c });
+  return out;
 }

@@ -3,6 +3,8 @@
 // snapshots (or frozen views) that the caller must not modify.
 
 import type {
+  BoostClaimRecord,
+  BoostRecord,
   Currency,
   EventRecord,
   Game,
@@ -81,4 +83,8 @@ export interface ExchangeReader {
   parlays(accountId: Id): ParlayRecord[];
   /** The parlay an earlier wager with this clientOrderId filled, for idempotency. */
   parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
+  /** Every boost, in creation order (docs/parlays.md "Boosts"). */
+  boosts(): BoostRecord[];
+  /** The account's claims, one per boost it claimed. */
+  boostClaims(accountId: Id): BoostClaimRecord[];
 }

@@ -4,6 +4,16 @@
 // See docs/architecture.md "Layers".
 
 export const RejectionCodes = {
+  // parlay boosts (docs/parlays.md "Boosts")
+  BOOST_CLAIM_LIMIT: 'Boost claim limit reached',
+  BOOST_EXPIRED: 'Boost is no longer valid',
+  BOOST_FUNDS_INSUFFICIENT: 'The boost’s funding account cannot pay the boost',
+  BOOST_LEAGUE_INELIGIBLE: 'A leg’s league is not eligible for the boost',
+  BOOST_MAX_STAKE: 'Stake above the boost’s maximum',
+  BOOST_MIN_LEGS: 'Too few legs for the boost',
+  BOOST_NOT_CLAIMED: 'Boost not claimed (or every claim used)',
+  BOOST_NOT_FOUND: 'Boost not found',
+  BOOST_NOT_STARTED: 'Boost is not valid yet',
   ACCOUNT_NOT_FOUND: 'Account not found',
   ALREADY_EXISTS: 'Already exists',
   ALREADY_SETTLED: 'Market already settled',

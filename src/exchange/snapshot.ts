@@ -24,7 +24,7 @@ import {
   PROTECTED,
   TIF_MASK,
 } from './order-pool.ts';
-import { PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
+import { PARLAY_BOOSTS_MAGIC, PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
 import { ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
@@ -314,7 +314,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     const tag = r.str();
     r.off = at;
     if (tag === MMP_SECTION) readMmp(fresh, r);
-    else if (tag === PARLAY_MAGIC) readParlays(r, fresh);
+    else if (tag === PARLAY_MAGIC || tag === PARLAY_BOOSTS_MAGIC) readParlays(r, fresh);
     else throw new Error('snapshot: unknown section');
   }
   if (!r.done()) throw new Error('snapshot has trailing bytes');

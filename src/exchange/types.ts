@@ -18,19 +18,9 @@ export { MMP_MAX_MS } from './mmp-types.ts';
 
 import type { ParlayCommand, ParlayEvent, ParlayLedgerKind } from './parlay-types.ts';
 
-export type {
-  ParlayCommand,
-  ParlayEvent,
-  ParlayLedgerKind,
-  ParlayLegRecord,
-  ParlayQuoteRecord,
-  ParlayRecord,
-  ParlayRequestLeg,
-  ParlayRequestRecord,
-  ParlayRequestStatus,
-} from './parlay-types.ts';
-export { PARLAY_REQUEST_STATUSES } from './parlay-types.ts';
+export * from './parlay-types.ts';
 
+import type { BoostCommand, BoostEvent, BoostLedgerKind } from './boost-types.ts';
 import type {
   Currency,
   EventStatus,
@@ -48,6 +38,8 @@ import type {
   Tick,
   TimeInForce,
 } from './vocabulary.ts';
+
+export * from './boost-types.ts';
 
 export * from './vocabulary.ts';
 
@@ -286,7 +278,9 @@ export type Command =
   /** Lifts an MMP freeze of an account on one event, or on all its events (eventId null). */
   | (Base & { type: 'ResetMmp'; accountId: Id; ah?: number; eventId: Id | null })
   // parlays (docs/parlays.md): parlay-types.ts
-  | ParlayCommand;
+  | ParlayCommand
+  // parlay boosts (docs/parlays.md "Boosts"): boost-types.ts
+  | BoostCommand;
 
 export type CommandType = Command['type'];
 
@@ -341,6 +335,7 @@ export type DomainEvent =
     }
   | { kind: 'MmpReset'; accountId: Id; eventId: Id | null; ts: Millis }
   | ParlayEvent
+  | BoostEvent
   | {
       kind: 'LedgerEntry';
       accountId: Id;
@@ -353,7 +348,8 @@ export type DomainEvent =
         | 'NET'
         | 'SETTLEMENT'
         | 'REFUND'
-        | ParlayLedgerKind;
+        | ParlayLedgerKind
+        | BoostLedgerKind;
       amount: Money;
       ref: Id | null;
     };

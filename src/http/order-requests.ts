@@ -5,8 +5,8 @@
 
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { MAX_BATCH, type Placement } from '../runtime/order-entry.ts';
-import { uuid } from './schemas/common.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
+import { uuid } from './schemas/common.ts';
 
 export const batchBody = {
   type: 'array',

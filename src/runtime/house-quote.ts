@@ -6,7 +6,7 @@
 // submitted like any maker's.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { ParlayRequestRecord } from '../exchange/types.ts';
+import { boostPrice, type ParlayRequestRecord } from '../exchange/types.ts';
 import { moneyPerMcu, unitsToMoney } from '../exchange/units.ts';
 import type { CommandInput } from './exchange-port.ts';
 
@@ -99,7 +99,10 @@ function houseMaxQty(
   const k = BigInt(moneyPerMcu(r.currency));
   let q = (BigInt(room) * PPM) / (k * (PPM - BigInt(r.refPrice)));
   if (r.stake !== null) {
-    const forStake = ((BigInt(r.stake) + 1n) * PPM - 1n) / (BigInt(r.refPrice) * k);
+    // a boosted request's stake buys its payout at the boosted price (docs/parlays.md "Boosts")
+    const boost = r.boostId === undefined ? undefined : reader.boosts().find((b) => b.id === r.boostId);
+    const takerPrice = boost === undefined ? r.refPrice : boostPrice(boost.kind, boost.value, r.refPrice);
+    const forStake = ((BigInt(r.stake) + 1n) * PPM - 1n) / (BigInt(takerPrice) * k);
     if (q > 2n * forStake) q = 2n * forStake;
   }
   return Number(q);

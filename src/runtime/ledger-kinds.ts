@@ -24,6 +24,7 @@ export const LEDGER_KINDS = [
   'FEE_PARLAY_TAKER_FUNDS',
   'SETTLE_PARLAY_TAKER_FUNDS',
   'SETTLE_PARLAY_MAKER_FUNDS',
+  'FILL_PARLAY_BOOST_FUNDS',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -46,6 +47,7 @@ const ENGINE_KIND: Record<Extract<DomainEvent, { kind: 'LedgerEntry' }>['entryKi
   FEE_PARLAY_TAKER_FUNDS: 'FEE_PARLAY_TAKER_FUNDS',
   SETTLE_PARLAY_TAKER_FUNDS: 'SETTLE_PARLAY_TAKER_FUNDS',
   SETTLE_PARLAY_MAKER_FUNDS: 'SETTLE_PARLAY_MAKER_FUNDS',
+  FILL_PARLAY_BOOST_FUNDS: 'FILL_PARLAY_BOOST_FUNDS',
 };
 
 /** Wire kind of a stored row's kind: rows written before migration 010 hold the engine's names. */

@@ -3,7 +3,7 @@
 // unauthenticated price route writes them (docs/http.md "Parlay price").
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { Id, ParlayRecord, ParlayRequestRecord } from '../exchange/types.ts';
+import { boostPrice, type Id, type ParlayRecord, type ParlayRequestRecord } from '../exchange/types.ts';
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { marketToWire } from './catalog.ts';
 import { isoMillis, isoOrNull } from './names.ts';
@@ -40,10 +40,14 @@ export function requestToWire(
     };
   });
   const p = parlay ?? (r.parlayId !== null ? reader.parlay(r.parlayId) : undefined);
+  // a boosted request shows the boosted prices (docs/parlays.md "Boosts")
+  const boost = r.boostId === undefined ? undefined : reader.boosts().find((b) => b.id === r.boostId);
+  const boosted = (ppm: number): number =>
+    boost === undefined ? ppm : boostPrice(boost.kind, boost.value, ppm);
   return {
     id: r.id,
     status: requestStatus(r, now),
-    price: fiveDecimals(r.refPrice),
+    price: fiveDecimals(boosted(r.refPrice)),
     unboostedPrice: fiveDecimals(r.refPrice),
     legs,
     wager:
@@ -70,8 +74,10 @@ export function requestToWire(
       createdAt: isoMillis(q.createdAt),
       expiresAt: isoMillis(q.expiresAt),
       mine: q.accountId === viewer,
+      boostedPrice: boost === undefined ? null : ppmToProbability(boosted(q.price)),
     })),
     declined: r.declined,
+    boostId: r.boostId ?? null,
   };
 }
 
@@ -92,6 +98,9 @@ export function parlayToWire(p: ParlayRecord, viewer: Id) {
     clientOrderId: role === 'TAKER' ? p.clientOrderId : null,
     status: p.status,
     payout: payout === null ? null : moneyToUnits(payout),
+    boostId: p.boostId ?? null,
+    unboostedPrice: ppmToProbability(p.quotePrice ?? p.price),
+    boostCost: p.boostCost === undefined ? null : moneyToUnits(p.boostCost),
     legs: p.legs.map((l) => ({
       outcomeId: l.outcomeId,
       marketId: l.marketId,

@@ -298,6 +298,36 @@ describe('exchange commands: a short line or a table by default, the whole objec
     assert.deepEqual(JSON.parse(json.out), { accountId, currency: 'CASH', balance: 750, reserved: 0 });
   });
 
+  test('boosts create prints the boost id; boosts list one line each; boosts end', async () => {
+    const args = ['--kind', 'PERCENT', '--value', '0.1', '--funding', accountId, '--minutes', '60'];
+    const created = await on(['boosts', 'create', ...args, '--leagues', 'NBA', '--claim-limit', '3']);
+    assert.equal(created.code, 0, created.err);
+    const boostId = created.out;
+    assert.match(boostId, /^[0-9a-f-]{36}$/, 'the boost id alone, for BOOST=$(tickbook boosts create …)');
+    const list = await on(['boosts', 'list']);
+    assert.equal(list.code, 0, list.err);
+    assert.ok(list.out.includes(`${boostId}  PERCENT 0.1  active`), list.out);
+    const json = JSON.parse((await on(['boosts', 'list', '--json'])).out);
+    const b = json.find((x: { id: string }) => x.id === boostId);
+    assert.deepEqual([b.leagues, b.claimLimit, b.fundingAccountId], [['NBA'], 3, accountId]);
+    assert.equal((await on(['boosts', 'end', boostId])).out, `ended boost ${boostId}`);
+    const again = await on(['boosts', 'end', boostId]);
+    assert.notEqual(again.code, 0);
+    assert.match(again.err, /409 BOOST_EXPIRED/);
+    const missing = await on([
+      'boosts',
+      'create',
+      '--kind',
+      'PERCENT',
+      '--value',
+      '0.1',
+      '--funding',
+      accountId,
+    ]);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.err, /--valid-to ISO or --minutes N/);
+  });
+
   test('locks set prints the lock id; locks list is a table; locks clear one line', async () => {
     const set = await on(['locks', 'set', '--reason', 'maintenance', '--event', eventId, '--minutes', '10']);
     assert.equal(set.code, 0, set.err);

@@ -113,8 +113,41 @@ function* stream(): Generator<Command> {
   /** Parlay requests made (docs/parlays.md): quotes, wagers and cancels name recent ones. */
   const requests: { id: string; acct: string; currency: Currency }[] = [];
   let lastQuoted: (typeof requests)[number] | undefined;
+  /** Parlay boosts (docs/parlays.md "Boosts"): created, claimed, ended, carried by requests. */
+  let boosts = 0;
+  /** The boost each account claimed last (its requests may carry it). */
+  const claimed = new Map<string, string>();
+  const recentBoost = (): string => `pb${Math.max(0, boosts - 1 - Math.floor(r() * 4))}`;
+  const boostCommand = (ts: number, acct: string): Command => {
+    const y = r();
+    if (y < 0.3 || boosts === 0) {
+      const kind = r() < 0.5 ? 'PERCENT' : 'MULTIPLIER';
+      return {
+        type: 'CreateBoost',
+        ts,
+        boostId: `pb${boosts++}`,
+        kind,
+        value:
+          kind === 'PERCENT' ? 50_000 + Math.floor(r() * 200_000) : 1_100_000 + Math.floor(r() * 400_000),
+        leagues: r() < 0.7 ? [] : r() < 0.7 ? ['NFL'] : ['NBA'],
+        minLegs: r() < 0.8 ? 2 : 3,
+        maxStake: r() < 0.5 ? null : 1_500_000,
+        validFrom: ts - Math.floor(r() * 2) * 1_000 + (r() < 0.1 ? 5_000 : 0),
+        validTo: ts + 5_000 + Math.floor(r() * 200_000),
+        claimLimit: 1 + Math.floor(r() * 3),
+        fundingAccountId: `acct-${Math.floor(r() * 3)}`,
+      };
+    }
+    if (y < 0.95) {
+      const boostId = recentBoost();
+      claimed.set(acct, boostId);
+      return { type: 'ClaimBoost', ts, boostId, accountId: acct };
+    }
+    return { type: 'EndBoost', ts, boostId: recentBoost() };
+  };
   const parlayCommand = (ts: number, acct: string): Command => {
     const y = r();
+    if (y < 0.12) return boostCommand(ts, acct);
     const recent = requests[Math.max(0, requests.length - 1 - Math.floor(r() * 6))];
     if (y < 0.3 || recent === undefined) {
       const open = live.filter((l) => l.status !== 'FINAL');
@@ -137,6 +170,7 @@ function* stream(): Generator<Command> {
         refPrice: 150_000 + Math.floor(r() * 200_000),
         stake: r() < 0.5 ? null : 1_000_000,
         expiresAt: ts + 1 + Math.floor(r() * 60_000),
+        boostId: boosts === 0 || r() < 0.4 ? null : r() < 0.8 ? (claimed.get(acct) ?? null) : recentBoost(),
       };
     }
     if (y < 0.7) {
@@ -373,15 +407,15 @@ function* stream(): Generator<Command> {
 }
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
- * gained amends, mass quotes, parlays, the self-trade prevention modes, the post-only reprice and
- * market-maker protection. */
+ * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
+ * reprice and market-maker protection. */
 const PINNED = {
   commands: 300_000,
-  accepted: 185_048,
-  hashAt100k: 'eb2b4bf917179e1258912a970c548eec2c4b2ea8d03b9cdb543cf17a12af0113',
-  hashAt200k: '8f2e2edc456f88c0ea5f83e9be26888be94ab7bd0b46f7c4a564d9e3fe8b3b6c',
-  finalHash: 'baf3a759ac3555eae39bb279b75f6f16e2e30746db6f60deae29b3fbaf4cddc4',
-  resultsDigest: '4a725cb4d1ac95b46f0771ad12990096237258312c2277737781ed5f7ffc8c81',
+  accepted: 185_549,
+  hashAt100k: '35eaa0882344fa9cc63b808fca18dc67b408c8e8ac0baef4e881468e23c927a5',
+  hashAt200k: 'eaabf99ac612011ecebd60c28d2740545623051b9b48069e15b898294acffdcf',
+  finalHash: '0b46e5fd5f8012aed66e721309d24f72526e737a0241a10c4a161177838cc99f',
+  resultsDigest: 'b215a9d3df8618fd0cc67d34539fee99f35ab3a7690185182b8af195e5c02800',
 };
 
 describe('fixed 300k-command stream', () => {

@@ -1,6 +1,7 @@
 // Property test (fast-check) of parlays in the engine (docs/parlays.md): random requests, quotes,
-// wagers, cancels, expiry sweeps, straight orders, deposits and withdrawals, leg results (win, loss,
-// push, a cancelled event) in any settlement order. After every step money is conserved to the unit
+// wagers, cancels, expiry sweeps, straight orders, deposits and withdrawals, boosts (created, claimed,
+// ended, carried by requests and so by boosted fills), leg results (win, loss, push, a cancelled
+// event) in any settlement order. After every step money is conserved to the unit
 // (the imbalance of both currencies is 0), no wallet is negative, the parlay collateral is exactly
 // the payout of the open parlays, and a restored snapshot has the same hash. At the end, replaying
 // the accepted commands into a fresh engine in replay mode reproduces the state hash.
@@ -34,6 +35,30 @@ function world(): Exchange {
       markets: [market('M3'), market('M4', 'SPREAD', -2.5)],
     }),
   );
+  // two boosts from the start (docs/parlays.md "Boosts"); ops create, claim and end more
+  for (const [id, kind, value] of [
+    ['B0', 'PERCENT', 150_000],
+    ['B1', 'MULTIPLIER', 1_300_000],
+  ] as const)
+    ok(
+      x.apply({
+        type: 'CreateBoost',
+        ts: T0,
+        boostId: id,
+        kind,
+        value,
+        leagues: [],
+        minLegs: 2,
+        maxStake: null,
+        validFrom: T0,
+        validTo: T0 + 10_000_000,
+        claimLimit: 50,
+        fundingAccountId: 'carol',
+      }),
+    );
+  for (const boostId of ['B0', 'B1'])
+    for (const accountId of ACCOUNTS)
+      for (let i = 0; i < 3; i++) ok(x.apply({ type: 'ClaimBoost', ts: T0, boostId, accountId }));
   return x;
 }
 
@@ -49,6 +74,26 @@ const op = fc.oneof(
       sides: fc.array(fc.nat(1), { minLength: 4, maxLength: 4 }),
       prices: fc.array(price, { minLength: 4, maxLength: 4 }),
       ttl: fc.integer({ min: 1, max: 2_000 }),
+      boost: fc.option(fc.nat(3), { freq: 2 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ k: fc.constant('claim' as const), acct: fc.nat(2), b: fc.nat(3) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('boost' as const),
+      b: fc.nat(3),
+      acct: fc.nat(2),
+      multiplier: fc.boolean(),
+      value: fc.integer({ min: 1, max: 999_999 }),
+      minLegs: fc.integer({ min: 2, max: 4 }),
+      maxStake: fc.option(fc.integer({ min: 1, max: 5_000_000 })),
+      ttl: fc.integer({ min: 1, max: 5_000 }),
+      claimLimit: fc.integer({ min: 1, max: 3 }),
+      end: fc.boolean(),
     }),
   },
   {
@@ -151,6 +196,27 @@ function toCommands(o: Op, ts: number, n: number, made: Made): Command[] {
           refPrice: o.prices[0]!,
           stake: null,
           expiresAt: ts + o.ttl,
+          boostId: o.boost === null ? null : `B${o.boost}`,
+        },
+      ];
+    case 'claim':
+      return [{ type: 'ClaimBoost', ts, boostId: `B${o.b}`, accountId: acct }];
+    case 'boost':
+      if (o.end) return [{ type: 'EndBoost', ts, boostId: `B${o.b}` }];
+      return [
+        {
+          type: 'CreateBoost',
+          ts,
+          boostId: `B${o.b}`,
+          kind: o.multiplier ? 'MULTIPLIER' : 'PERCENT',
+          value: o.multiplier ? 1_000_000 + o.value : o.value,
+          leagues: o.b === 3 ? ['NBA'] : [],
+          minLegs: o.minLegs,
+          maxStake: o.maxStake,
+          validFrom: ts,
+          validTo: ts + o.ttl,
+          claimLimit: o.claimLimit,
+          fundingAccountId: acct,
         },
       ];
     case 'quote':
@@ -241,6 +307,7 @@ function check(x: Exchange): void {
 test('parlays: money conserved at every step, snapshot and replay reproduce the hash', () => {
   let totalFills = 0;
   let settled = 0;
+  let boosted = 0;
   fc.assert(
     fc.property(fc.array(op, { minLength: 10, maxLength: 100, size: 'max' }), ending, (trading, end) => {
       const ops: Op[] = [...trading, ...end];
@@ -258,6 +325,7 @@ test('parlays: money conserved at every step, snapshot and replay reproduce the 
           if (r.ok) {
             accepted.push(structuredClone(c));
             if (c.type === 'ParlayWager') fills++;
+            if (c.type === 'ParlayWager' && x.parlay(c.requestId)?.boostId !== undefined) boosted++;
           }
           check(x);
         }
@@ -280,4 +348,5 @@ test('parlays: money conserved at every step, snapshot and replay reproduce the 
   // the generator must reach the interesting states, not only rejections
   assert.ok(totalFills > 100, `only ${totalFills} fills`);
   assert.ok(settled > 50, `only ${settled} settled parlays`);
+  assert.ok(boosted > 20, `only ${boosted} boosted fills`);
 });

@@ -69,6 +69,46 @@ test('a stake caps the quote at twice its payout; no room, no quote; the schedul
   assert.equal(due.filter((c) => c.type === 'ParlayQuote').length, 1);
 });
 
+test('a boosted request: the stake cap counts the payout at the boosted price', () => {
+  const x = setup();
+  ok(
+    x.apply({
+      type: 'CreateBoost',
+      ts: T0 + 1,
+      boostId: 'B1',
+      kind: 'MULTIPLIER',
+      value: 2_000_000, // odds × 2: 0.25 → 0.125
+      leagues: [],
+      minLegs: 2,
+      maxStake: null,
+      validFrom: T0,
+      validTo: T0 + 60_000,
+      claimLimit: 1,
+      fundingAccountId: 'bob',
+    }),
+  );
+  ok(x.apply({ type: 'ClaimBoost', ts: T0 + 2, boostId: 'B1', accountId: 'alice' }));
+  ok(
+    x.apply({
+      type: 'ParlayRequest',
+      ts: T0 + 10,
+      requestId: 'R1',
+      accountId: 'alice',
+      currency: 'CASH',
+      legs: [
+        { outcomeId: 'M1-a', price: 500_000 },
+        { outcomeId: 'M2-b', price: 400_000 },
+      ],
+      refPrice: 250_000,
+      stake: 250_000,
+      expiresAt: T0 + 30_010,
+      boostId: 'B1',
+    }),
+  );
+  const [q] = houseQuotes(x, T0 + 20, house);
+  assert.equal(q?.type === 'ParlayQuote' && q.maxQty, 4000); // 2.5 Cash at 0.125 buys 2000, twice that
+});
+
 test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo install', () => {
   assert.equal(houseQuoteOptions(loadConfig({ TICKBOOK_DEMO: 'false' })), undefined);
   assert.equal(houseQuoteOptions(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }))?.accountId, 'h');

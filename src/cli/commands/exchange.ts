@@ -145,7 +145,7 @@ export const importCmd: Command = {
 const enc = (id: string | undefined): string => encodeURIComponent(id!);
 
 /** A command that makes one admin API request from its positional arguments (raw, as typed). */
-function adminCommand<T>(
+export function adminCommand<T>(
   name: string,
   summary: string,
   usage: string,

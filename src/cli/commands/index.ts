@@ -1,6 +1,7 @@
 // The command table. Add a command by exporting it from a module here and listing it below.
 
 import type { Command } from '../types.ts';
+import { boostsCreate, boostsEnd, boostsList } from './boosts.ts';
 import {
   clientsCreate,
   clientsDisable,
@@ -48,4 +49,7 @@ export const COMMANDS: readonly Command[] = [
   locksList,
   accountsDeposit,
   accountsWithdraw,
+  boostsCreate,
+  boostsList,
+  boostsEnd,
 ];

@@ -8,11 +8,11 @@ import type { Scope } from '../../auth/scopes.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { Id } from '../../exchange/types.ts';
 import type { OrderEntry, PlaceRequest } from '../../runtime/order-entry.ts';
+import { orderToWire } from '../../wire/trading.ts';
 import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
 import { itemError, itemValidationError } from '../routes/exchange-common.ts';
 import { orderIdParams } from '../schemas/common.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
-import { orderToWire } from '../../wire/trading.ts';
 
 /** What a handler answers: the REST result object and the seq of the command it was. */
 export interface Answer {

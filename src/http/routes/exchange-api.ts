@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import accountRoutes from './account.ts';
 import adminExchangeRoutes from './admin-exchange.ts';
+import boostRoutes from './boosts.ts';
 import eventRoutes from './events.ts';
 import type { ExchangeRouteOptions } from './exchange-common.ts';
 import marketRoutes from './markets.ts';
@@ -26,6 +27,7 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(orderRoutes, opts);
   await app.register(quoteRoutes, opts);
   await app.register(parlayRequestRoutes, opts);
+  await app.register(boostRoutes, opts);
   await app.register(accountRoutes, opts);
   await app.register(mmpRoutes, opts);
   await app.register(adminExchangeRoutes, opts);

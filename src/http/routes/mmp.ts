@@ -7,9 +7,9 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import type { Id } from '../../exchange/types.ts';
+import { isoMillis } from '../../wire/names.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { mmpBodySchema, mmpResetBodySchema, mmpStateSchema } from '../schemas/mmp.ts';
-import { isoMillis } from '../../wire/names.ts';
 import {
   acceptedEvents,
   callerAccount,

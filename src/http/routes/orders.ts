@@ -9,10 +9,10 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import { ORDER_STATUSES } from '../../exchange/types.ts';
 import { OrderEntry, type PlaceRequest } from '../../runtime/order-entry.ts';
+import { orderToWire } from '../../wire/trading.ts';
 import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
 import { authErrors, bearer, currency, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
-import { orderToWire } from '../../wire/trading.ts';
 import {
   callerAccount,
   type ExchangeRouteOptions,

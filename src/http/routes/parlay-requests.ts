@@ -11,6 +11,7 @@ import type { ParlayRequestRecord } from '../../exchange/types.ts';
 import { probabilityToPpm, unitsToMoney } from '../../exchange/units.ts';
 import { pricingParams } from '../../pricing/league-models.ts';
 import { priceParlay } from '../../pricing/parlay.ts';
+import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import {
   parlaysQuery,
@@ -23,7 +24,6 @@ import {
   wireQuoteSchema,
   wireRequestSchema,
 } from '../schemas/parlays.ts';
-import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
 import {
   acceptedEvents,
   callerAccount,
@@ -102,8 +102,6 @@ export default async function parlayRequestRoutes(
       throwValidation(request, CODES);
       const accountId = callerAccount(request);
       const body = request.body;
-      if (body.boostId !== undefined && body.boostId !== null)
-        throw new ApiError('BOOST_NOT_FOUND', `Boost ${body.boostId} not found`);
       const stake = body.stake === undefined ? null : stakeMoney(body.stake);
       const currency = body.currency ?? 'CASH';
       const reader = port.reader();
@@ -133,6 +131,8 @@ export default async function parlayRequestRoutes(
           refPrice: probabilityToPpm(q.priceText)!,
           stake,
           expiresAt: t + config.parlayRequestTtlMs,
+          // a claimed boost (docs/parlays.md "Boosts"): the engine checks it, BOOST_* when it cannot apply
+          boostId: body.boostId === undefined || body.boostId === null ? null : body.boostId.toLowerCase(),
         }),
       );
       const after = port.reader();

@@ -6,10 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { ErrorCode } from '../../errors.ts';
 import { type AmendRequest, QuoteEntry, type QuoteRequest } from '../../runtime/quote-entry.ts';
+import { orderToWire } from '../../wire/trading.ts';
 import { authErrors, bearer, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { amendBodySchema, queuePositionSchema, quoteBodySchema, quoteSetSchema } from '../schemas/quotes.ts';
 import { orderSchema } from '../schemas/trading.ts';
-import { orderToWire } from '../../wire/trading.ts';
 import {
   callerAccount,
   type ExchangeRouteOptions,

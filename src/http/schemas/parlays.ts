@@ -34,7 +34,8 @@ export function requestBodySchema(maxLegs: number) {
       },
       boostId: {
         type: ['string', 'null'],
-        description: 'Boosts are not offered yet: only null is accepted (non-null: 404 BOOST_NOT_FOUND)',
+        description:
+          'A boost the caller claimed (docs/parlays.md "Boosts"): the request shows the boosted price; unknown 404 BOOST_NOT_FOUND, other BOOST_* codes when it cannot apply',
       },
       currency: { type: 'string', enum: [...CURRENCIES], default: 'CASH' },
       stake: { ...amount, description: 'Stake the trader intends (shown to makers), currency units' },
@@ -104,6 +105,11 @@ export const wireQuoteSchema = {
     createdAt: isoTime,
     expiresAt: isoTime,
     mine: { type: 'boolean', description: 'The caller is this quote’s maker' },
+    boostedPrice: {
+      type: ['number', 'null'],
+      description:
+        'On a boosted request, what the taker pays at this quote (docs/parlays.md "Boosts"), else null',
+    },
   },
   required: ['id', 'requestId', 'price', 'maxQty', 'createdAt', 'expiresAt', 'mine'],
 } as const;
@@ -141,8 +147,12 @@ export const wireRequestSchema = {
   properties: {
     id: uuid,
     status: { type: 'string', enum: [...PARLAY_REQUEST_STATUSES] },
-    price: { type: 'string', description: 'The house reference price, 5 decimals' },
-    unboostedPrice: { type: 'string', description: 'Equal to price (no boost applied)' },
+    price: {
+      type: 'string',
+      description: 'The house reference price, boosted when the request carries a boost, 5 decimals',
+    },
+    unboostedPrice: { type: 'string', description: 'The house reference price, 5 decimals' },
+    boostId: { type: ['string', 'null'], description: 'The claimed boost the request uses, or null' },
     legs: { type: 'array', items: legSchema },
     wager: wagerSchema,
     traderId: uuid,
@@ -174,6 +184,7 @@ export const wireRequestSchema = {
     'expiresAt',
     'quotes',
     'declined',
+    'boostId',
   ],
 } as const;
 
@@ -192,6 +203,12 @@ export const wireParlaySchema = {
     clientOrderId: { type: ['string', 'null'] },
     status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
     payout: { type: ['number', 'null'], description: 'What the caller received at settlement' },
+    boostId: { type: ['string', 'null'], description: 'The boost of a boosted fill, or null' },
+    unboostedPrice: { ...probability, description: 'The maker’s quoted price (= price when not boosted)' },
+    boostCost: {
+      type: ['number', 'null'],
+      description: 'What the boost’s funding account paid at the fill, currency units, or null',
+    },
     legs: {
       type: 'array',
       items: {
@@ -222,6 +239,9 @@ export const wireParlaySchema = {
     'clientOrderId',
     'status',
     'payout',
+    'boostId',
+    'unboostedPrice',
+    'boostCost',
     'legs',
     'createdAt',
     'settledAt',
