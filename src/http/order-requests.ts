@@ -5,6 +5,7 @@
 
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { MAX_BATCH, type Placement } from '../runtime/order-entry.ts';
+import type { QuoteSet } from '../runtime/quote-entry.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import { uuid } from './schemas/common.ts';
 
@@ -90,4 +91,29 @@ export function schemaError(
   });
   const msg = details.map((d) => `${d.path} ${d.message}`).join('; ');
   return new ApiError('VALIDATION_FAILED', msg || undefined, details);
+}
+
+/** Schema failures of an amend that carry a placement's codes (the REST route's params and body). */
+export const AMEND_CODES: Record<string, ErrorCode> = {
+  'params/orderId': 'INVALID_ID',
+  'body/orderId': 'INVALID_ID',
+  'body/price': 'INVALID_PRICE',
+  'body/qty': 'INVALID_QTY',
+};
+
+/** The stable code of a schema failure at `instancePath` of a mass quote body (a level's price or qty, an id). */
+export function quoteCodes(instancePath: string): Record<string, ErrorCode> {
+  const codes: Record<string, ErrorCode> = {
+    'body/currency': 'INVALID_CURRENCY',
+    'body/marketId': 'INVALID_ID',
+  };
+  const level = /\/levels\/\d+\/(price|qty)$/.exec(instancePath);
+  if (level) codes[`body${instancePath}`] = level[1] === 'price' ? 'INVALID_PRICE' : 'INVALID_QTY';
+  if (/^\/quotes\/\d+\/outcomeId$/.test(instancePath)) codes[`body${instancePath}`] = 'INVALID_ID';
+  return codes;
+}
+
+/** A mass quote's result object: the resulting quotes on the wire. */
+export function quoteSetWire(set: QuoteSet): { marketId: string; currency: string; orders: WireOrder[] } {
+  return { marketId: set.marketId, currency: set.currency, orders: set.orders.map((o) => orderToWire(o)) };
 }

@@ -113,13 +113,16 @@ export class QuoteEntry {
     private readonly rejectionError: RejectionToError,
   ) {}
 
-  /** Amends one of the account's resting orders; the order as the amend left it, once durable. */
-  async amend(accountId: Id, orderId: Id, request: AmendRequest): Promise<OrderRecord> {
+  /**
+   * Amends one of the account's resting orders; the order as the amend left it, once durable.
+   * `seqs`, when given, receives the command's journal seq at index 0 (ExchangePort.submit).
+   */
+  async amend(accountId: Id, orderId: Id, request: AmendRequest, seqs?: number[]): Promise<OrderRecord> {
     const id = orderId.toLowerCase();
     const cmd = amendCommand(accountId, id, request);
     const live = this.port.reader().order(id);
     if (!live || live.accountId !== accountId) throw new ApiError('ORDER_NOT_FOUND', `Order ${id} not found`);
-    const result = await this.port.submit(cmd);
+    const result = await this.port.submit(cmd, seqs);
     if (!result.ok) {
       if (result.code === 'AMEND_NO_CHANGE') {
         throw new ApiError('AMEND_NO_CHANGE', undefined, {
@@ -143,10 +146,10 @@ export class QuoteEntry {
     return { orderId: id, outcomeId: o.outcomeId, price: tickToPrice(o.price), ...at };
   }
 
-  /** Replaces the account's quotes on the listed outcomes, all or nothing; the resulting set. */
-  async massQuote(accountId: Id, request: QuoteRequest): Promise<QuoteSet> {
+  /** Replaces the account's quotes on the listed outcomes, all or nothing; the resulting set. `seqs` as for amend. */
+  async massQuote(accountId: Id, request: QuoteRequest, seqs?: number[]): Promise<QuoteSet> {
     const cmd = quoteCommand(accountId, request, () => this.port.newId());
-    const result = await this.port.submit(cmd);
+    const result = await this.port.submit(cmd, seqs);
     if (!result.ok) throw this.rejectionError(result);
     for (const e of result.events) {
       if (e.kind === 'QuotesReplaced')

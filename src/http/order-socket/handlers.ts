@@ -1,17 +1,29 @@
 // The `/trade` socket's message types, as a table (docs/order-entry.md "Messages"): each entry
 // names the JSON schema of its `data` (the REST route's own request schema), the field → code
 // mapping of schema failures, the scope it needs, and a handler that calls the one order-entry
-// service (src/runtime/order-entry.ts) and answers the REST route's result object. A new message
-// type (an amend, a mass quote) is one entry here once its service exists.
+// service (src/runtime/order-entry.ts, or src/runtime/quote-entry.ts for amend and mass quote) and
+// answers the REST route's result object. A new message type is one entry here once its service
+// exists.
 
 import type { Scope } from '../../auth/scopes.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { Id } from '../../exchange/types.ts';
 import type { OrderEntry, PlaceRequest } from '../../runtime/order-entry.ts';
+import type { AmendRequest, QuoteEntry, QuoteRequest } from '../../runtime/quote-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
-import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
+import {
+  AMEND_CODES,
+  batchBody,
+  cancelBatchBody,
+  PLACE_CODES,
+  placedWire,
+  quoteCodes,
+  quoteSetWire,
+  scopeParams,
+} from '../order-requests.ts';
 import { itemError, itemValidationError } from '../routes/exchange-common.ts';
 import { orderIdParams } from '../schemas/common.ts';
+import { amendBodySchema, quoteBodySchema } from '../schemas/quotes.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 
 /** What a handler answers: the REST result object and the seq of the command it was. */
@@ -26,6 +38,8 @@ export interface Answer {
 export interface HandlerContext {
   accountId: Id;
   entry: OrderEntry;
+  /** Amend and mass quote (the service the REST routes of src/http/routes/quotes.ts call). */
+  quotes: QuoteEntry;
   /** Validates one place body with the REST schema (batch items are validated one by one). */
   validatePlace: Validator;
 }
@@ -40,7 +54,8 @@ export interface MessageType {
   schema: object | undefined;
   /** The request part the schema stands for on REST (error paths and codes read `body/price`). */
   context: 'body' | 'params';
-  codes?: Record<string, ErrorCode>;
+  /** Schema failure path → stable code; a function of the failing instancePath when it varies. */
+  codes?: Record<string, ErrorCode> | ((instancePath: string) => Record<string, ErrorCode>);
   scope: Scope;
   summary: string;
   run(ctx: HandlerContext, data: never): Promise<Answer>;
@@ -131,6 +146,43 @@ function cancelIn(scope: 'event' | 'market'): MessageType {
   };
 }
 
+/** The amend data: the REST params' orderId and the REST body in one object. */
+const amendData = {
+  type: 'object',
+  properties: { ...orderIdParams.properties, ...amendBodySchema.properties },
+  required: ['orderId'],
+  minProperties: 2,
+  additionalProperties: false,
+} as const;
+
+const amend: MessageType = {
+  schema: amendData,
+  context: 'body',
+  codes: AMEND_CODES,
+  scope: 'execute:trader',
+  summary:
+    'Amend a resting order: data {orderId, price?, qty?} (the REST PATCH params and body); result the REST 200 order',
+  async run(ctx, data: AmendRequest & { orderId: string }) {
+    const { orderId, ...request } = data;
+    const seqs = [0];
+    const order = await ctx.quotes.amend(ctx.accountId, orderId, request, seqs);
+    return { result: orderToWire(order), seq: seqs[0] || null };
+  },
+};
+
+const massQuote: MessageType = {
+  schema: quoteBodySchema,
+  context: 'body',
+  codes: quoteCodes,
+  scope: 'execute:trader',
+  summary: 'Replace the account’s quotes on one market: data the REST mass quote body; result its 200 body',
+  async run(ctx, data: QuoteRequest) {
+    const seqs = [0];
+    const set = await ctx.quotes.massQuote(ctx.accountId, data, seqs);
+    return { result: quoteSetWire(set), seq: seqs[0] || null };
+  },
+};
+
 /** Every order-entry message type, by its `type`. */
 export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   place,
@@ -140,4 +192,6 @@ export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   cancelAll,
   cancelEvent: cancelIn('event'),
   cancelMarket: cancelIn('market'),
+  amend,
+  massQuote,
 };

@@ -10,6 +10,7 @@ import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { ApiError, type ErrorEnvelope } from '../../errors.ts';
 import type { OrderEntry } from '../../runtime/order-entry.ts';
+import type { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { mapError } from '../error-handler.ts';
 import { schemaError } from '../order-requests.ts';
 import { authenticate } from '../routes/tape-upgrade.ts';
@@ -26,6 +27,7 @@ export interface Transport {
 
 export interface SessionDeps {
   entry: OrderEntry;
+  quotes: QuoteEntry;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
   /** Compiled validators of every message type's `data`, and of the place body (batch items). */
   validators: ReadonlyMap<string, Validator>;
@@ -141,7 +143,9 @@ export class TradeSession {
     }
     const validate = this.deps.validators.get(env.type);
     if (validate !== undefined && !validate(env.data)) {
-      throw schemaError(validate.errors as never, type.context, type.codes);
+      const codes =
+        typeof type.codes === 'function' ? type.codes(validate.errors?.[0]?.instancePath ?? '') : type.codes;
+      throw schemaError(validate.errors as never, type.context, codes);
     }
     if (validate === undefined && env.data !== undefined) {
       throw new ApiError('VALIDATION_FAILED', `"${env.type}" carries no data`, [
@@ -151,6 +155,7 @@ export class TradeSession {
     const ctx = {
       accountId: this.principal.accountId!,
       entry: this.deps.entry,
+      quotes: this.deps.quotes,
       validatePlace: this.deps.validatePlace,
     };
     return type.run(ctx, env.data as never);

@@ -7,6 +7,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { ErrorCode } from '../../errors.ts';
 import { type AmendRequest, QuoteEntry, type QuoteRequest } from '../../runtime/quote-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
+import { AMEND_CODES, quoteCodes, quoteSetWire } from '../order-requests.ts';
 import { authErrors, bearer, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { amendBodySchema, queuePositionSchema, quoteBodySchema, quoteSetSchema } from '../schemas/quotes.ts';
 import { orderSchema } from '../schemas/trading.ts';
@@ -26,24 +27,10 @@ const _quoteIsRequest = (b: QuoteBody): QuoteRequest => b;
 void _amendIsRequest;
 void _quoteIsRequest;
 
-const AMEND_CODES: Record<string, ErrorCode> = {
-  'params/orderId': 'INVALID_ID',
-  'body/price': 'INVALID_PRICE',
-  'body/qty': 'INVALID_QTY',
-};
-
-/** The stable code of a schema failure in a mass quote body (a level's price or qty, an id). */
-function quoteCodes(request: FastifyRequest): Record<string, ErrorCode> {
+/** The stable code of a schema failure in a mass quote body (src/http/order-requests.ts). */
+function codesOf(request: FastifyRequest): Record<string, ErrorCode> {
   const err = request.validationError as { validation?: { instancePath?: string }[] } | undefined;
-  const path = err?.validation?.[0]?.instancePath ?? '';
-  const codes: Record<string, ErrorCode> = {
-    'body/currency': 'INVALID_CURRENCY',
-    'body/marketId': 'INVALID_ID',
-  };
-  const level = /\/levels\/\d+\/(price|qty)$/.exec(path);
-  if (level) codes[`body${path}`] = level[1] === 'price' ? 'INVALID_PRICE' : 'INVALID_QTY';
-  if (/^\/quotes\/\d+\/outcomeId$/.test(path)) codes[`body${path}`] = 'INVALID_ID';
-  return codes;
+  return quoteCodes(err?.validation?.[0]?.instancePath ?? '');
 }
 
 export default async function quoteRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
@@ -124,13 +111,9 @@ export default async function quoteRoutes(app: FastifyInstance, opts: ExchangeRo
       },
     },
     async (request) => {
-      throwValidation(request, quoteCodes(request));
+      throwValidation(request, codesOf(request));
       const set = await entry.massQuote(callerAccount(request), request.body);
-      return {
-        marketId: set.marketId,
-        currency: set.currency,
-        orders: set.orders.map((o) => orderToWire(o)),
-      };
+      return quoteSetWire(set);
     },
   );
 }

@@ -14,6 +14,7 @@ import type { AuthService } from '../../auth/service.ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangePort } from '../../runtime/exchange-port.ts';
 import { OrderEntry } from '../../runtime/order-entry.ts';
+import { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { MESSAGE_TYPES, type Validator } from '../order-socket/handlers.ts';
 import { ENVELOPE_SCHEMA } from '../order-socket/messages.ts';
 import { type SessionDeps, TradeSession } from '../order-socket/session.ts';
@@ -47,6 +48,7 @@ export function tradeSessionDeps(opts: TradeOptions, onInternalError?: (err: unk
   }
   return {
     entry: new OrderEntry(opts.port, rejectionError),
+    quotes: new QuoteEntry(opts.port, rejectionError),
     auth: opts.auth,
     validators,
     validatePlace: compile(placeBodySchema),
