@@ -5,6 +5,7 @@
 
 import { CHANNELS } from './channels.ts';
 import { LIFECYCLE_TYPES } from './messages.ts';
+import { privateMessages } from './private-schemas.ts';
 
 /** The channels of the table by name, in words ("tape, lifecycle, private"). */
 const CHANNEL_NAMES = CHANNELS.map((ch) => ch.name).join(', ');
@@ -292,42 +293,6 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       },
     },
   },
-  mmp: {
-    summary:
-      'Private: market-maker protection froze your protected orders on an event (a breach, in the command that breached) or a reset lifted freezes.',
-    payload: {
-      type: 'object',
-      required: ['event', 'data', 'journalSeq'],
-      properties: {
-        event: { const: 'mmp' },
-        journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'state',
-            'eventId',
-            'currency',
-            'qtyFilled',
-            'netExposure',
-            'canceled',
-            'frozenUntil',
-            'timestamp',
-          ],
-          additionalProperties: false,
-          properties: {
-            state: { type: 'string', enum: ['FROZEN', 'RESET'] },
-            eventId: { anyOf: [uuid, { type: 'null' }] },
-            currency: { anyOf: [currencySchema, { type: 'null' }] },
-            qtyFilled: nonNegInt,
-            netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
-            canceled: nonNegInt,
-            frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
-            timestamp: isoTime,
-          },
-        },
-      },
-    },
-  },
   place: {
     summary: 'Private: one of your orders was accepted (the REST order shape).',
     payload: {
@@ -360,6 +325,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       },
     },
   },
+  ...privateMessages,
 };
 
 const channelName = {

@@ -9,8 +9,10 @@ import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { Id } from '../../exchange/types.ts';
 import type { OrderEntry, PlaceRequest } from '../../runtime/order-entry.ts';
 import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
+import type { ParlayQuoteEntry, QuoteRequest } from '../parlay-quote-entry.ts';
 import { itemError, itemValidationError } from '../routes/exchange-common.ts';
 import { orderIdParams } from '../schemas/common.ts';
+import { quoteBodySchema } from '../schemas/parlays.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { orderToWire } from '../wire/trading.ts';
 
@@ -26,6 +28,8 @@ export interface Answer {
 export interface HandlerContext {
   accountId: Id;
   entry: OrderEntry;
+  /** The parlay quote service (REST `POST /nbx/v1/parlay/quotes` uses the same one). */
+  quotes: ParlayQuoteEntry;
   /** Validates one place body with the REST schema (batch items are validated one by one). */
   validatePlace: Validator;
 }
@@ -131,6 +135,23 @@ function cancelIn(scope: 'event' | 'market'): MessageType {
   };
 }
 
+const parlayQuote: MessageType = {
+  schema: quoteBodySchema,
+  context: 'body',
+  codes: {
+    'body/requestId': 'INVALID_ID',
+    'body/price': 'INVALID_PRICE',
+    'body/maxQty': 'INVALID_QTY',
+  },
+  scope: 'make:parlay',
+  summary:
+    'Quote a parlay request (firm; replaces your earlier quote on it): data is the REST POST /nbx/v1/parlay/quotes body; result its 201 quote',
+  async run(ctx, data: QuoteRequest) {
+    const q = await ctx.quotes.quote(ctx.accountId, data);
+    return { result: q.wire, seq: q.seq };
+  },
+};
+
 /** Every order-entry message type, by its `type`. */
 export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   place,
@@ -140,4 +161,5 @@ export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   cancelAll,
   cancelEvent: cancelIn('event'),
   cancelMarket: cancelIn('market'),
+  parlayQuote,
 };

@@ -4,6 +4,7 @@
 
 import type { ExtraChannel } from '../../stream/asyncapi.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { wireQuoteSchema } from '../schemas/parlays.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema } from '../schemas/trading.ts';
 import { MESSAGE_TYPES } from './handlers.ts';
 
@@ -32,6 +33,7 @@ const RESULTS: Record<string, object> = {
   cancelAll: { type: 'array', items: orderSchema },
   cancelEvent: { type: 'array', items: orderSchema },
   cancelMarket: { type: 'array', items: orderSchema },
+  parlayQuote: wireQuoteSchema,
 };
 
 type Message = { summary: string; payload: object };

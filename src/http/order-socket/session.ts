@@ -12,6 +12,7 @@ import { ApiError, type ErrorEnvelope } from '../../errors.ts';
 import type { OrderEntry } from '../../runtime/order-entry.ts';
 import { mapError } from '../error-handler.ts';
 import { schemaError } from '../order-requests.ts';
+import type { ParlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { authenticate } from '../routes/tape-upgrade.ts';
 import { type Answer, MESSAGE_TYPES, type MessageType, type Validator } from './handlers.ts';
 
@@ -26,6 +27,8 @@ export interface Transport {
 
 export interface SessionDeps {
   entry: OrderEntry;
+  /** The parlay quote service REST's `POST /nbx/v1/parlay/quotes` uses. */
+  quotes: ParlayQuoteEntry;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
   /** Compiled validators of every message type's `data`, and of the place body (batch items). */
   validators: ReadonlyMap<string, Validator>;
@@ -151,6 +154,7 @@ export class TradeSession {
     const ctx = {
       accountId: this.principal.accountId!,
       entry: this.deps.entry,
+      quotes: this.deps.quotes,
       validatePlace: this.deps.validatePlace,
     };
     return type.run(ctx, env.data as never);
