@@ -25,8 +25,8 @@ const PPM = 1_000_000n;
 
 /**
  * The options from config, or undefined when no house account is configured. On a demo install
- * without PARLAY_HOUSE_ACCOUNT the demo's market maker (funded by the demo slate) is the house, so
- * a parlay can always be filled in the sandbox.
+ * without PARLAY_HOUSE_ACCOUNT the demo's house account (funded by the demo slate) is the house, so
+ * a parlay can always be filled in the sandbox; the demo's market maker quotes at its own prices.
  */
 export function houseQuoteOptions(config: {
   parlayHouseAccount: string | undefined;
@@ -36,7 +36,7 @@ export function houseQuoteOptions(config: {
   demoSeed: number;
 }): HouseQuoteOptions | undefined {
   const accountId =
-    config.parlayHouseAccount ?? (config.demo ? demoAccounts(config.demoSeed).marketMaker : undefined);
+    config.parlayHouseAccount ?? (config.demo ? demoAccounts(config.demoSeed).house : undefined);
   if (accountId === undefined) return undefined;
   return {
     accountId,

@@ -73,6 +73,6 @@ test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo in
   assert.equal(houseQuoteOptions(loadConfig({ TICKBOOK_DEMO: 'false' })), undefined);
   assert.equal(houseQuoteOptions(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }))?.accountId, 'h');
   const demo = scheduleOptions(loadConfig({ TICKBOOK_DEMO: 'true', PARLAY_HOUSE_BANKROLL: '5' })).house;
-  assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).marketMaker);
+  assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).house);
   assert.equal(demo?.bankroll, 500_000);
 });
