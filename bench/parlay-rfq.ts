@@ -120,8 +120,6 @@ for (let i = 0; i < N; i++) {
 async function measure(kind: 'r' | 'o'): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < PER; i++) {
-    let id = '';
-    let all!: Promise<void>;
     const res =
       kind === 'r'
         ? await taker.call('POST', '/nbx/v1/parlay/request', { outcomes })
@@ -134,9 +132,9 @@ async function measure(kind: 'r' | 'o'): Promise<number[]> {
           });
     const ack = now();
     if (res.status !== 201) throw new Error(`${kind}: ${res.status} ${JSON.stringify(res.body)}`);
-    id = kind === 'r' ? res.body[0].id : res.body.id;
+    const id: string = kind === 'r' ? res.body[0].id : res.body.id;
     const key = `${kind}:${id}`;
-    all = new Promise<void>((r) => {
+    const all = new Promise<void>((r) => {
       if ((arrivals.get(key)?.length ?? 0) === N) r();
       else waiters.set(key, r);
     });
