@@ -30,17 +30,23 @@ export interface DemoAccounts {
   marketMaker: Id;
   /** Takes liquidity now and then in the living demo, so fills and volume appear. */
   trader: Id;
+  /**
+   * The house quote's maker on a demo install without PARLAY_HOUSE_ACCOUNT (runtime house-quote.ts),
+   * apart from the market maker, which answers parlay requests at its own prices (parlay-maker.ts).
+   */
+  house: Id;
 }
 
 export function demoAccounts(seed: string | number): DemoAccounts {
   return {
     marketMaker: uuidFor(String(seed), 'account', 'market-maker'),
     trader: uuidFor(String(seed), 'account', 'demo-trader'),
+    house: uuidFor(String(seed), 'account', 'parlay-house'),
   };
 }
 
 /**
- * A demo install without an operator-named parlay house: the demo's market maker (funded by the
+ * A demo install without an operator-named parlay house: the demo's house account (funded by the
  * slate) is the house, so a parlay can always be filled in the sandbox (docs/parlays.md). The
  * composition root applies it; the runtime only reads the account it is given.
  */
@@ -48,23 +54,25 @@ export function withDemoHouse<
   C extends { demo: boolean; demoSeed: number; parlayHouseAccount: string | undefined },
 >(config: C): C {
   if (!config.demo || config.parlayHouseAccount !== undefined) return config;
-  return { ...config, parlayHouseAccount: demoAccounts(config.demoSeed).marketMaker };
+  return { ...config, parlayHouseAccount: demoAccounts(config.demoSeed).house };
 }
 
 /**
  * Deposits, Money (1e-5 unit): 100 million Cash and 100 million Coin for the market maker — a full
- * slate's ladders reserve about 1–3 million of each — and 10 million of each for the trader.
+ * slate's ladders reserve about 1–3 million of each — and 10 million of each for the trader and the
+ * parlay house.
  */
 export const DEPOSITS: Record<keyof DemoAccounts, Record<Currency, Money>> = {
   marketMaker: { CASH: 100_000_000 * MONEY_PER_UNIT, COIN: 100_000_000 * MONEY_PER_UNIT },
   trader: { CASH: 10_000_000 * MONEY_PER_UNIT, COIN: 10_000_000 * MONEY_PER_UNIT },
+  house: { CASH: 10_000_000 * MONEY_PER_UNIT, COIN: 10_000_000 * MONEY_PER_UNIT },
 };
 
-/** CreateAccount and Deposit commands for the two demo accounts. */
+/** CreateAccount and Deposit commands for the demo accounts. */
 export function fundDemoAccounts(seed: string | number): CommandInput[] {
   const acc = demoAccounts(seed);
   const out: CommandInput[] = [];
-  for (const who of ['marketMaker', 'trader'] as const) {
+  for (const who of ['marketMaker', 'trader', 'house'] as const) {
     out.push({ type: 'CreateAccount', accountId: acc[who] });
     for (const currency of CURRENCIES) {
       out.push({ type: 'Deposit', accountId: acc[who], currency, amount: DEPOSITS[who][currency] });

@@ -24,8 +24,9 @@ const PPM = 1_000_000n;
 
 /**
  * The options from config, or undefined when no house account is configured. On a demo install
- * without PARLAY_HOUSE_ACCOUNT the composition root names the demo's market maker
- * (`withDemoHouse`, src/demo/market-maker.ts).
+ * without PARLAY_HOUSE_ACCOUNT the composition root names the demo's house account (funded by the
+ * demo slate; `withDemoHouse`, src/demo/market-maker.ts), so a parlay can always be filled in the
+ * sandbox; the demo's market maker quotes at its own prices.
  */
 export function houseQuoteOptions(config: {
   parlayHouseAccount: string | undefined;

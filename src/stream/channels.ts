@@ -11,6 +11,7 @@
 
 import type { ChannelSpec } from './channel-types.ts';
 import { lifecycleFrames } from './lifecycle-frames.ts';
+import { parlayRequestFrames } from './parlay-frames.ts';
 import { privateFrames } from './private-frames.ts';
 
 /** The automatic channel of a trader's own events; the dead-man switch reports on it. */
@@ -52,8 +53,18 @@ export const CHANNELS: readonly ChannelSpec[] = [
     scope: 'read:trader',
     scopeMessage: 'The private channel requires the scope read:trader',
     retention: 'privateRetainFrames',
-    messages: ['place', 'fill', 'cancel', 'deadman', 'mmp'],
+    messages: ['place', 'fill', 'cancel', 'deadman', 'mmp', 'parlayQuote', 'parlayFill', 'parlayUpdate'],
     build: privateFrames,
+  },
+  {
+    name: 'parlayRequests',
+    kind: 'shared',
+    summary: 'Every parlay request to quote when it is made, then its end (makers)',
+    scope: 'make:parlay',
+    scopeMessage: 'The parlayRequests channel requires the scope make:parlay',
+    retention: 'retainFrames',
+    messages: ['parlayRequest'],
+    build: parlayRequestFrames,
   },
 ];
 

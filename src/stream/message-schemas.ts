@@ -5,6 +5,7 @@
 
 import { CHANNELS } from './channels.ts';
 import { LIFECYCLE_TYPES } from './messages.ts';
+import { parlayMessages } from './parlay-message-schemas.ts';
 import { privateMessages } from './private-message-schemas.ts';
 import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
 
@@ -217,6 +218,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
     },
   },
   ...privateMessages,
+  ...parlayMessages,
 };
 
 const channelName = {

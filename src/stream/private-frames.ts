@@ -1,12 +1,15 @@
 // The `private` channel's frames (docs/stream.md "Messages"): each account's own order events of
 // one applied command (`place`, `fill`, `cancel`, and `mmp` when market-maker protection froze or
-// was reset), in event order, with the command's journal seq.
+// was reset), in event order, with the command's journal seq; then its parlay envelopes
+// (parlay-frames.ts).
 
 import type { Id } from '../exchange/types.ts';
 import type { FrameInput } from './channel-types.ts';
 import { envelope, privateCancel, privateFill, privateMmp, privatePlace } from './messages.ts';
+import { privateParlayFrames } from './parlay-frames.ts';
 
-export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, string[]> | undefined {
+export function privateFrames(x: FrameInput): Map<Id, string[]> | undefined {
+  const { events, journalSeq } = x;
   let out: Map<Id, string[]> | undefined;
   const push = (accountId: Id, frame: string) => {
     out ??= new Map();
@@ -26,5 +29,6 @@ export function privateFrames({ events, journalSeq }: FrameInput): Map<Id, strin
       push(e.order.accountId, envelope('cancel', privateCancel(e.order), { journalSeq }));
     }
   }
+  privateParlayFrames(x, push);
   return out;
 }

@@ -69,7 +69,7 @@ describe('market-maker quotes', () => {
     const slate = buildDemoSlate({ seed, now: Date.UTC(2026, 10, 21, 17, 0) });
     const cmds = quoteSlate(slate, seed);
     const acc = demoAccounts(seed);
-    assert.deepEqual(cmds.slice(0, 6), fundDemoAccounts(seed));
+    assert.deepEqual(cmds.slice(0, fundDemoAccounts(seed).length), fundDemoAccounts(seed));
     const quoted = new Set(cmds.flatMap((c) => (c.type === 'PlaceOrder' ? [c.outcomeId] : [])));
     let cost = { CASH: 0, COIN: 0 };
     for (const g of slate.games) {

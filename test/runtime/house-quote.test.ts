@@ -115,6 +115,6 @@ test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo in
   const demo = scheduleOptions(
     withDemoHouse(loadConfig({ TICKBOOK_DEMO: 'true', PARLAY_HOUSE_BANKROLL: '5' })),
   ).house;
-  assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).marketMaker);
+  assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).house);
   assert.equal(demo?.bankroll, 500_000);
 });

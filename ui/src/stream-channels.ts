@@ -5,4 +5,5 @@ export const STREAM_CHANNELS = {
   tape: 'tape',
   lifecycle: 'lifecycle',
   private: 'private',
+  parlayRequests: 'parlayRequests',
 } as const;

@@ -21,8 +21,10 @@ import {
   quoteSetWire,
   scopeParams,
 } from '../order-requests.ts';
+import type { ParlayQuoteEntry, QuoteRequest as ParlayQuoteRequest } from '../parlay-quote-entry.ts';
 import { itemError, itemValidationError } from '../routes/exchange-common.ts';
 import { orderIdParams } from '../schemas/common.ts';
+import { quoteBodySchema as parlayQuoteBodySchema } from '../schemas/parlays.ts';
 import { amendBodySchema, quoteBodySchema } from '../schemas/quotes.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 
@@ -40,6 +42,8 @@ export interface HandlerContext {
   entry: OrderEntry;
   /** Amend and mass quote (the service the REST routes of src/http/routes/quotes.ts call). */
   quotes: QuoteEntry;
+  /** The parlay quote service (REST `POST /nbx/v1/parlay/quotes` uses the same one). */
+  parlayQuotes: ParlayQuoteEntry;
   /** Validates one place body with the REST schema (batch items are validated one by one). */
   validatePlace: Validator;
 }
@@ -183,6 +187,23 @@ const massQuote: MessageType = {
   },
 };
 
+const parlayQuote: MessageType = {
+  schema: parlayQuoteBodySchema,
+  context: 'body',
+  codes: {
+    'body/requestId': 'INVALID_ID',
+    'body/price': 'INVALID_PRICE',
+    'body/maxQty': 'INVALID_QTY',
+  },
+  scope: 'make:parlay',
+  summary:
+    'Quote a parlay request (firm; replaces your earlier quote on it): data is the REST POST /nbx/v1/parlay/quotes body; result its 201 quote',
+  async run(ctx, data: ParlayQuoteRequest) {
+    const q = await ctx.parlayQuotes.quote(ctx.accountId, data);
+    return { result: q.wire, seq: q.seq };
+  },
+};
+
 /** Every order-entry message type, by its `type`. */
 export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   place,
@@ -194,4 +215,5 @@ export const MESSAGE_TYPES: Readonly<Record<string, MessageType>> = {
   cancelMarket: cancelIn('market'),
   amend,
   massQuote,
+  parlayQuote,
 };

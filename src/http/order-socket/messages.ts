@@ -4,6 +4,7 @@
 
 import type { ExtraChannel } from '../../stream/asyncapi.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { wireQuoteSchema } from '../schemas/parlays.ts';
 import { quoteSetSchema } from '../schemas/quotes.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema } from '../schemas/trading.ts';
 import { MESSAGE_TYPES } from './handlers.ts';
@@ -35,6 +36,7 @@ const RESULTS: Record<string, object> = {
   cancelMarket: { type: 'array', items: orderSchema },
   amend: orderSchema,
   massQuote: quoteSetSchema,
+  parlayQuote: wireQuoteSchema,
 };
 
 type Message = { summary: string; payload: object };

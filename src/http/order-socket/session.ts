@@ -13,6 +13,7 @@ import type { OrderEntry } from '../../runtime/order-entry.ts';
 import type { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { mapError } from '../error-handler.ts';
 import { schemaError } from '../order-requests.ts';
+import type { ParlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { authenticate } from '../routes/tape-upgrade.ts';
 import { type Answer, MESSAGE_TYPES, type MessageType, type Validator } from './handlers.ts';
 
@@ -28,6 +29,8 @@ export interface Transport {
 export interface SessionDeps {
   entry: OrderEntry;
   quotes: QuoteEntry;
+  /** The parlay quote service REST's `POST /nbx/v1/parlay/quotes` uses. */
+  parlayQuotes: ParlayQuoteEntry;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
   /** Compiled validators of every message type's `data`, and of the place body (batch items). */
   validators: ReadonlyMap<string, Validator>;
@@ -156,6 +159,7 @@ export class TradeSession {
       accountId: this.principal.accountId!,
       entry: this.deps.entry,
       quotes: this.deps.quotes,
+      parlayQuotes: this.deps.parlayQuotes,
       validatePlace: this.deps.validatePlace,
     };
     return type.run(ctx, env.data as never);

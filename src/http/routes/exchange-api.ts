@@ -31,5 +31,11 @@ export default async function exchangeApi(app: FastifyInstance, opts: ExchangeRo
   await app.register(accountRoutes, opts);
   await app.register(mmpRoutes, opts);
   await app.register(adminExchangeRoutes, opts);
-  if (opts.auth !== undefined) await app.register(orderSocket, { port: opts.port, auth: opts.auth });
+  if (opts.auth !== undefined)
+    await app.register(orderSocket, {
+      port: opts.port,
+      auth: opts.auth,
+      ...(opts.config ? { config: opts.config } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
 }

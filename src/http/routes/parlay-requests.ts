@@ -12,6 +12,7 @@ import { probabilityToPpm, unitsToMoney } from '../../exchange/units.ts';
 import { pricingParams } from '../../pricing/league-models.ts';
 import { priceParlay } from '../../pricing/parlay.ts';
 import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
+import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import {
   parlaysQuery,
@@ -63,7 +64,7 @@ export default async function parlayRequestRoutes(
   const read = app.requireScope('read:trader');
   const make = app.requireScope('make:parlay');
   const params = pricingParams({ margin: config.parlayMargin, maxLegs: config.parlayMaxLegs });
-  const quoteWindows = new Map<string, { start: number; n: number }>();
+  const quotes = parlayQuoteEntry(port, config, now);
 
   /** A stake in currency units → Money within the configured bounds, or INVALID_AMOUNT. */
   function stakeMoney(units: number): number {
@@ -251,32 +252,7 @@ export default async function parlayRequestRoutes(
     },
     async (request, reply) => {
       throwValidation(request, CODES);
-      const accountId = callerAccount(request);
-      const t = now();
-      const w = quoteWindows.get(accountId);
-      if (w === undefined || t - w.start >= 1000) quoteWindows.set(accountId, { start: t, n: 1 });
-      else if (++w.n > config.parlayQuoteRate)
-        throw new ApiError('RATE_LIMITED', `At most ${config.parlayQuoteRate} quotes per second`, undefined, {
-          'retry-after': '1',
-        });
-      const body = request.body;
-      const price = probabilityToPpm(body.price);
-      if (price === null) throw new ApiError('INVALID_PRICE', 'price: a probability with at most 6 decimals');
-      const requestId = body.requestId.toLowerCase();
-      const quoteId = port.newId();
-      acceptedEvents(
-        await port.submit({
-          type: 'ParlayQuote',
-          quoteId,
-          requestId,
-          accountId,
-          price,
-          maxQty: body.maxQty,
-          expiresAt: t + body.expiresInMs,
-        }),
-      );
-      const r = port.reader().parlayRequest(requestId)!;
-      const wire = requestToWire(port.reader(), r, now(), accountId).quotes.find((q) => q.id === quoteId)!;
+      const { wire } = await quotes.quote(callerAccount(request), request.body);
       return reply.code(201).send(wire);
     },
   );

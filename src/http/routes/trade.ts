@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { AuthService } from '../../auth/service.ts';
+import { type Config, loadConfig } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
 import type { ExchangePort } from '../../runtime/exchange-port.ts';
 import { OrderEntry } from '../../runtime/order-entry.ts';
@@ -18,6 +19,7 @@ import { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { MESSAGE_TYPES, type Validator } from '../order-socket/handlers.ts';
 import { ENVELOPE_SCHEMA } from '../order-socket/messages.ts';
 import { type SessionDeps, TradeSession } from '../order-socket/session.ts';
+import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { rejectionError } from './exchange-common.ts';
@@ -28,6 +30,9 @@ const SUBPROTOCOL = 'tickbook';
 
 export interface TradeOptions {
   port: ExchangePort;
+  /** The parlay quote rate (PARLAY_QUOTE_RATE) and clock, shared with the REST quote route. */
+  config?: Pick<Config, 'parlayQuoteRate'>;
+  now?: () => number;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
   /** Requests in flight per connection before RATE_LIMITED answers (256). */
   maxInFlight?: number;
@@ -49,6 +54,7 @@ export function tradeSessionDeps(opts: TradeOptions, onInternalError?: (err: unk
   return {
     entry: new OrderEntry(opts.port, rejectionError),
     quotes: new QuoteEntry(opts.port, rejectionError),
+    parlayQuotes: parlayQuoteEntry(opts.port, opts.config ?? loadConfig({}), opts.now ?? Date.now),
     auth: opts.auth,
     validators,
     validatePlace: compile(placeBodySchema),

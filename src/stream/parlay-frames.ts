@@ -1,0 +1,83 @@
+// Parlay frames of the /tape stream (docs/stream.md "Channels", docs/parlays.md): the makers'
+// `parlayRequests` channel (every request when it is made, then its end) and the parlay envelopes of
+// the private channel (a quote on the taker's request; a fill and each later change of a parlay to
+// both of its sides). Read from the events of one applied command.
+
+import type { Id, ParlayQuoteRecord, ParlayRequestRecord } from '../exchange/types.ts';
+import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
+import { parlayToWire } from '../wire/parlays.ts';
+import type { FrameInput } from './channel-types.ts';
+import { envelope } from './messages.ts';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A request as makers see it: what to price, the house's reference price and the deadline. */
+function requestFrame(r: ParlayRequestRecord, journalSeq: number): string {
+  return envelope(
+    'parlayRequest',
+    {
+      id: r.id,
+      status: r.status,
+      currency: r.currency,
+      stake: r.stake === null ? null : moneyToUnits(r.stake),
+      refPrice: ppmToProbability(r.refPrice),
+      legs: r.legs.map((l) => ({
+        outcomeId: l.outcomeId,
+        marketId: l.marketId,
+        eventId: l.eventId,
+        price: ppmToProbability(l.price),
+      })),
+      declined: r.declined,
+      createdAt: iso(r.createdAt),
+      expiresAt: iso(r.expiresAt),
+    },
+    { journalSeq },
+  );
+}
+
+/** The `parlayRequests` channel: a request when made (status Unfilled) and when it ends. */
+export function parlayRequestFrames({ cmd, events, journalSeq }: FrameInput): string[] | undefined {
+  const out: string[] = [];
+  for (const e of events) {
+    if (e.kind !== 'ParlayRequestChanged') continue;
+    const made = cmd.type === 'ParlayRequest' && e.request.id === cmd.requestId;
+    if (made || e.request.status !== 'Unfilled') out.push(requestFrame(e.request, journalSeq));
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+function quoteData(r: ParlayRequestRecord, q: ParlayQuoteRecord) {
+  return {
+    id: q.quoteId,
+    requestId: r.id,
+    price: ppmToProbability(q.price),
+    maxQty: q.maxQty,
+    createdAt: iso(q.createdAt),
+    expiresAt: iso(q.expiresAt),
+  };
+}
+
+/**
+ * The parlay envelopes of the private channel, pushed with `push(accountId, frame)`: `parlayQuote`
+ * to the requester when a maker quotes; `parlayFill` to the taker and the maker of a wager's fill;
+ * `parlayUpdate` to both when a later command changes the parlay (a leg settled; the parlay settled).
+ */
+export function privateParlayFrames(
+  { cmd, events, journalSeq }: FrameInput,
+  push: (accountId: Id, frame: string) => void,
+): void {
+  for (const e of events) {
+    if (e.kind === 'ParlayRequestChanged') {
+      if (cmd.type !== 'ParlayQuote' || e.request.id !== cmd.requestId) continue;
+      const q = e.request.quotes.find((x) => x.quoteId === cmd.quoteId);
+      if (q !== undefined)
+        push(e.request.accountId, envelope('parlayQuote', quoteData(e.request, q), { journalSeq }));
+    } else if (e.kind === 'ParlayChanged') {
+      const p = e.parlay;
+      const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';
+      push(p.takerAccountId, envelope(event, parlayToWire(p, p.takerAccountId), { journalSeq }));
+      if (p.makerAccountId !== p.takerAccountId)
+        push(p.makerAccountId, envelope(event, parlayToWire(p, p.makerAccountId), { journalSeq }));
+    }
+  }
+}
