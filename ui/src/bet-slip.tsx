@@ -19,7 +19,7 @@ import {
   stakeCents,
   wager,
 } from './parlay-bet.ts';
-import { boosts, myParlaysChanged, oddsMode } from './state.ts';
+import { boosts, myParlaysChanged, oddsMode, ownAction } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
 function problem(e: unknown): { code: string; text: string } {
@@ -87,6 +87,7 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
       setPlaced(p);
       setReq(undefined);
       myParlaysChanged.update((n) => n + 1);
+      ownAction.update((n) => n + 1); // the balance paid the stake and fee
     } catch (e) {
       setErr({ ...problem(e), retry: needsNewRequest(e) });
     } finally {
