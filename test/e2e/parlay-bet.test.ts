@@ -3,7 +3,7 @@
 // store with the demo slate (its market maker is the house that quotes), Debian's Chromium through
 // playwright-core. Sign in as the UI does, build a two-leg parlay from two events, request quotes,
 // see the house quote arrive with the countdown, accept, and find the parlay in "My parlays" with its
-// legs TBD; a 409 (price moved) is explained with a way to ask again. Boosts are absent on this
+// legs TBD; a 409 (price moved) is explained with a way to ask again, which cancels the old request. Boosts are absent on this
 // server, so nothing of them shows. axe-core finds no serious violation. Screenshots: .tmp/e2e/.
 
 import assert from 'node:assert/strict';
@@ -74,11 +74,13 @@ describe('browser UI: parlay bets', { skip: missing }, () => {
   };
 
   test('sign in, build a two-leg parlay, place it, see it in My parlays', async () => {
+    // Each request with the browser's own start time (not when the test hears of it, which a loaded
+    // machine delays and bunches).
     const requests: string[] = [];
-    page.on('request', (r) => {
+    page.on('requestfinished', (r) => {
       const u = new URL(r.url());
       if (u.pathname.startsWith('/nbx/v1/parlay') || u.pathname.startsWith('/nbx/v1/boosts'))
-        requests.push(`${r.method()} ${u.pathname}${u.search} ${Date.now()}`);
+        requests.push(`${r.method()} ${u.pathname}${u.search} ${r.timing().startTime}`);
     });
     await page.goto(`${srv.url}/ui/#/events`);
     await page.fill('input[name=client_id]', client.clientId);
@@ -162,9 +164,14 @@ describe('browser UI: parlay bets', { skip: missing }, () => {
     await shot(page, 'parlay-bet-moved');
     const v = serious(await axe(page));
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    const deletes: string[] = [];
+    page.on('request', (r) => r.method() === 'DELETE' && deletes.push(new URL(r.url()).pathname));
     await err.getByRole('button', { name: 'Request a new price' }).click();
     await err.waitFor({ state: 'detached', timeout: 5000 });
     await page.locator('[data-testid=parlay-quotes] li').first().waitFor({ timeout: 10_000 });
+    // The request the refused wager was on is cancelled, not left open to its deadline.
+    assert.equal(deletes.length, 1, JSON.stringify(deletes));
+    assert.match(deletes[0]!, /^\/nbx\/v1\/parlay\/request\/[0-9a-f-]{36}$/);
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(cspViolations, []);
   });

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { ApiError, signIn, signOut } from '../../ui/src/api.ts';
 import {
   bestQuote,
+  cancelRequest,
   claimBoost,
   createRequest,
   isOpen,
@@ -112,6 +113,14 @@ describe('parlay bet: request and wager', () => {
     await readRequest('a/b');
     assert.equal(seen.at(-1)!.url, '/nbx/v1/parlay/request/a%2Fb');
     assert.equal(seen.at(-1)!.method, 'GET');
+  });
+
+  it('cancels a request left behind', async () => {
+    answer = { status: 200, body: request({ status: 'Cancelled' }) };
+    await cancelRequest('req-1');
+    assert.equal(seen.at(-1)!.method, 'DELETE');
+    assert.equal(seen.at(-1)!.url, '/nbx/v1/parlay/request/req-1');
+    assert.equal(seen.at(-1)!.headers.authorization, 'Bearer tok-1');
   });
 
   it('wagers with maxPrice = the shown price and the given clientOrderId', async () => {

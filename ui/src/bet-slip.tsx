@@ -8,6 +8,7 @@ import { meaning } from './codes.ts';
 import { cash, odds, when } from './format.ts';
 import {
   bestQuote,
+  cancelRequest,
   createRequest,
   isClaimed,
   isOpen,
@@ -41,28 +42,45 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
   const cents = stakeCents(stake);
   const claimed = (offered ?? []).filter(isClaimed);
 
+  const openId = useRef<string | undefined>(undefined);
   const stopPolling = () => {
     poller.current?.stop();
     poller.current = undefined;
   };
+  // A request left behind (new legs, a new request, the slip closed) is cancelled rather than left
+  // open to its deadline: makers stop quoting it and it stops counting against the open limit.
+  const dropOpen = () => {
+    stopPolling();
+    const id = openId.current;
+    openId.current = undefined;
+    if (id !== undefined) void cancelRequest(id).catch(() => {});
+  };
   // New legs make the request (and what was placed) stale.
   useEffect(() => {
-    stopPolling();
+    dropOpen();
     setReq(undefined);
     setErr(undefined);
     setPlaced(undefined);
   }, [outcomeIds.join(',')]);
-  useEffect(() => stopPolling, []);
+  useEffect(() => dropOpen, []);
 
   const ask = async () => {
-    stopPolling();
+    dropOpen();
     setBusy(true);
     setErr(undefined);
     setPlaced(undefined);
     try {
       const r = await createRequest(outcomeIds, cents, boostId === '' ? null : boostId);
       setReq(r);
-      const p = new RequestPoller(r.id, setReq, (e) => setErr({ ...problem(e), retry: true }));
+      openId.current = r.id;
+      const p = new RequestPoller(
+        r.id,
+        (next) => {
+          setReq(next);
+          if (!isOpen(next, Date.now())) openId.current = undefined;
+        },
+        (e) => setErr({ ...problem(e), retry: true }),
+      );
       poller.current = p;
       p.start(r);
     } catch (e) {
@@ -84,6 +102,7 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
     try {
       const p = await wager(req.id, cents, best.price, newClientOrderId());
       stopPolling();
+      openId.current = undefined;
       setPlaced(p);
       setReq(undefined);
       myParlaysChanged.update((n) => n + 1);

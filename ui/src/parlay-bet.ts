@@ -188,8 +188,9 @@ export function claimBoost(id: string): Promise<unknown> {
 
 /**
  * Reads a request again about once a second while it is open: one read at a time, the next one a
- * second after the previous one was sent (so at most one a second even when answers are slow), and
- * none once it is filled, cancelled, expired or declined, or after `stop()`.
+ * second after the previous answer (so two reads are always more than a second apart, whatever the
+ * token refresh or a busy page delays), and none once it is filled, cancelled, expired or declined,
+ * or after `stop()`.
  */
 export class RequestPoller {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -220,7 +221,6 @@ export class RequestPoller {
 
   private async tick(): Promise<void> {
     this.timer = undefined;
-    const sent = this.now();
     try {
       const r = await this.read(this.id);
       if (this.stopped) return;
@@ -231,6 +231,6 @@ export class RequestPoller {
       this.onError(e);
       if (e instanceof ApiError && e.status < 500 && e.status !== 429) return;
     }
-    this.schedule(Math.max(0, this.intervalMs - (this.now() - sent)));
+    this.schedule(this.intervalMs);
   }
 }
