@@ -37,6 +37,15 @@ const MEANINGS: Record<string, string> = {
   UNSUPPORTED_COMBINATION: 'The same-game model does not price this market type together with the others.',
   CONFLICTING_LEGS:
     'These legs cannot all win at once (for example a big favourite to cover and the underdog to win).',
+  // parlay bets
+  PARLAY_PRICE_MOVED:
+    'The price moved: every live quote is now above the price you saw. Ask for a new price.',
+  PARLAY_NO_QUOTE: 'No live quote covers this stake right now. Ask for a new price, or lower the stake.',
+  PARLAY_REQUEST_CLOSED: 'This request is closed (expired, filled or cancelled). Ask for a new price.',
+  PARLAY_OPEN_REQUEST_LIMIT: 'You have too many open parlay requests. Wait for some to expire.',
+  PARLAY_INVALID_LEGS: 'These legs cannot make a parlay (too many, or a market is not open).',
+  INVALID_AMOUNT: 'The stake is outside the allowed range.',
+  BOOST_NOT_FOUND: 'That boost is not available (any more).',
   NO_LIQUIDITY: 'Nobody offers this outcome right now, so there is no price to build on.',
 };
 

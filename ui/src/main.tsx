@@ -5,6 +5,7 @@ import { Board } from './board.tsx';
 import { EventList } from './event-list.tsx';
 import { EventPage } from './event-page.tsx';
 import { ODDS_MODES, type OddsMode } from './format.ts';
+import { ParlayAccount } from './my-parlays.tsx';
 import { ParlaySlip } from './parlay.tsx';
 import { oddsMode } from './state.ts';
 import { useStore } from './store.ts';
@@ -75,6 +76,7 @@ function App() {
         <aside aria-label="Parlay slip and trading">
           <ParlaySlip />
           <Trading />
+          <ParlayAccount />
         </aside>
       </div>
       <footer>

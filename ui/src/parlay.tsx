@@ -1,12 +1,14 @@
 // The parlay slip: outcomes added from any event; with two or more legs it asks the unauthenticated
 // parlay endpoint (docs/http.md "Parlay price") and shows the offer, counting down to its expiry and
-// asking again when it runs out, or each decline's reason in plain words.
+// asking again when it runs out, or each decline's reason in plain words. Signed in, it also places the
+// bet (bet-slip.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ParlayOffer, requestParlay } from './api.ts';
+import { BetSlip } from './bet-slip.tsx';
 import { meaning } from './codes.ts';
 import { americanOdds, decimalOdds, qty, when } from './format.ts';
 import { outcomeLabel } from './names.ts';
-import { slip, toggleLeg } from './state.ts';
+import { signedIn, slip, toggleLeg } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
 interface Decline {
@@ -17,6 +19,7 @@ interface Decline {
 
 export function ParlaySlip() {
   const legs = useStore(slip);
+  const who = useStore(signedIn);
   const [offer, setOffer] = useState<ParlayOffer | undefined>();
   const [decline, setDecline] = useState<Decline | undefined>();
   const [busy, setBusy] = useState(false);
@@ -59,7 +62,10 @@ export function ParlaySlip() {
     <section class="panel slip" aria-labelledby="slip-h">
       <h2 id="slip-h">Parlay slip</h2>
       {legs.length === 0 ? (
-        <p class="hint">Press “+ Parlay” on outcomes of any events to build a parlay. No sign-in needed.</p>
+        <p class="hint">
+          Press “+ Parlay” on outcomes of any events to build a parlay. No sign-in needed for a price; sign in
+          to place it.
+        </p>
       ) : (
         <ul class="legs">
           {legs.map((l) => (
@@ -134,6 +140,7 @@ export function ParlaySlip() {
           </div>
         )}
       </div>
+      {who && legs.length >= 2 && <BetSlip outcomeIds={legs.map((l) => l.outcomeId)} />}
       {legs.length > 0 && (
         <div class="row">
           {legs.length >= 2 && (

@@ -1,5 +1,6 @@
 // Page-wide state shared by the explorer, the parlay slip and the trading panel.
 import type { OddsMode } from './format.ts';
+import type { Boost } from './parlay-bet.ts';
 import { Store } from './store.ts';
 
 export interface Leg {
@@ -30,6 +31,12 @@ export const ticket = new Store<Ticket | undefined>(undefined);
 export const ownAction = new Store<number>(0);
 
 export const signedIn = new Store<string | undefined>(undefined);
+
+/** The boosts the server offers the trader; undefined when it has no boosts route (or signed out). */
+export const boosts = new Store<Boost[] | undefined>(undefined);
+
+/** Bumped when the trader places a parlay, so "My parlays" reads again at once. */
+export const myParlaysChanged = new Store<number>(0);
 
 const ODDS_KEY = 'tickbook.odds';
 

@@ -1,0 +1,178 @@
+/// <reference lib="dom" />
+// A parlay bet end to end in the browser (docs/ui.md "Parlay bets"): the real server on the embedded
+// store with the demo slate (its market maker is the house that quotes), Debian's Chromium through
+// playwright-core. Sign in as the UI does, build a two-leg parlay from two events, request quotes,
+// see the house quote arrive with the countdown, accept, and find the parlay in "My parlays" with its
+// legs TBD; a 409 (price moved) is explained with a way to ask again, which cancels the old request. Boosts are absent on this
+// server, so nothing of them shows. axe-core finds no serious violation. Screenshots: .tmp/e2e/.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { RunningServer } from '../../src/main.ts';
+import { httpCall } from '../helpers/child-server.ts';
+import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
+import { axe, type Browser, browserMissing, launch, serious, shot } from './browser.ts';
+
+const missing = browserMissing();
+
+describe('browser UI: parlay bets', { skip: missing }, () => {
+  let place: ServerPlace;
+  let srv: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let client: { clientId: string; clientSecret: string; accountId: string };
+  const pageErrors: string[] = [];
+  const cspViolations: string[] = [];
+
+  before(async () => {
+    place = await serverPlace('pglite', {
+      TICKBOOK_DEMO: 'true',
+      DEMO_LIVE: 'false',
+      AUTO_GO_LIVE: 'false',
+      UI: 'true',
+    });
+    srv = await start(place);
+    const admin = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
+      grant_type: 'client_credentials',
+      client_id: ADMIN_ID,
+      client_secret: ADMIN_SECRET,
+    });
+    const token = admin.body.access_token as string;
+    const created = await httpCall(srv.url, 'POST', '/admin/v1/clients', token, { name: 'e2e parlay' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    client = created.body;
+    const dep = await httpCall(srv.url, 'POST', `/admin/v1/accounts/${client.accountId}/deposits`, token, {
+      currency: 'CASH',
+      amount: 1000,
+    });
+    assert.ok(dep.status < 300, JSON.stringify(dep.body));
+    browser = await launch();
+    page = browser.page;
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+    await place?.destroy();
+  });
+
+  const firstMarket = () => page.locator('article.market').first();
+  const addFirstOutcomeOfEvent = async (n: number) => {
+    await page.goto(`${srv.url}/ui/#/events`);
+    await page.locator('table.events tbody a').nth(n).click();
+    await firstMarket().waitFor();
+    await firstMarket()
+      .locator('.outcome')
+      .first()
+      .getByRole('button', { name: /Parlay/ })
+      .click();
+  };
+
+  test('sign in, build a two-leg parlay, place it, see it in My parlays', async () => {
+    // Each request with the browser's own start time (not when the test hears of it, which a loaded
+    // machine delays and bunches).
+    const requests: string[] = [];
+    page.on('requestfinished', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/nbx/v1/parlay') || u.pathname.startsWith('/nbx/v1/boosts'))
+        requests.push(`${r.method()} ${u.pathname}${u.search} ${r.timing().startTime}`);
+    });
+    await page.goto(`${srv.url}/ui/#/events`);
+    await page.fill('input[name=client_id]', client.clientId);
+    await page.fill('input[name=client_secret]', client.clientSecret);
+    await page.click('button[type=submit]:has-text("Sign in")');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=balance]')?.textContent === '1,000.00',
+    );
+    // Signed in: "My parlays" is there (empty), and no boosts section on a server without the route.
+    await page.locator('[data-testid=my-parlays]').waitFor();
+    assert.equal(await page.locator('[data-testid=boosts]').count(), 0);
+
+    await addFirstOutcomeOfEvent(0);
+    await addFirstOutcomeOfEvent(1);
+    const bet = page.locator('[data-testid=parlay-bet]');
+    await bet.waitFor({ timeout: 5000 });
+    await page.fill('input[name=parlay_stake]', '2.50');
+    await bet.getByRole('button', { name: 'Request quotes' }).click();
+    const shown = page.locator('[data-testid=parlay-request]');
+    await shown.waitFor({ timeout: 5000 });
+    assert.match(await shown.innerText(), /Price\s+0\.\d{3}/);
+    assert.match(await page.locator('[data-testid=bet-countdown]').innerText(), /^\d+\.\d s$/);
+    // The house quotes within its scheduler pass; the slip sees it by reading the request again.
+    await page.locator('[data-testid=parlay-quotes] li').first().waitFor({ timeout: 10_000 });
+    await shot(page, 'parlay-bet-quoted');
+    const v1 = serious(await axe(page));
+    assert.deepEqual(v1, [], JSON.stringify(v1, null, 2));
+
+    const accept = bet.getByRole('button', { name: /^Accept: stake 2\.50 at 0\.\d{3}/ });
+    await accept.click();
+    const placed = page.locator('[data-testid=parlay-placed]');
+    await placed.waitFor({ timeout: 10_000 });
+    assert.match(await placed.innerText(), /Placed: stake 2\.50 at 0\.\d{3}/);
+
+    const mine = page.locator('[data-testid=my-parlay]');
+    await mine.first().waitFor({ timeout: 10_000 });
+    assert.equal(await mine.count(), 1);
+    const text = await mine.first().innerText();
+    assert.match(text, /OPEN/);
+    assert.match(text, /as taker/);
+    assert.match(text, /stake\s+2\.50/);
+    assert.equal(await mine.first().locator('.leg-status').count(), 2);
+    for (const s of await mine.first().locator('.leg-status').allInnerTexts()) assert.equal(s, 'TBD');
+    await shot(page, 'parlay-bet-placed');
+    const v2 = serious(await axe(page));
+    assert.deepEqual(v2, [], JSON.stringify(v2, null, 2));
+
+    // Reads of the open request were at most one a second.
+    const reads = requests
+      .filter((r) => /^GET \/nbx\/v1\/parlay\/request\//.test(r))
+      .map((r) => Number(r.split(' ').at(-1)));
+    for (let i = 1; i < reads.length; i++)
+      assert.ok(reads[i]! - reads[i - 1]! >= 900, `request reads ${reads[i]! - reads[i - 1]!} ms apart`);
+    assert.ok(requests.some((r) => r.startsWith('POST /nbx/v1/parlay/request ')));
+    assert.ok(requests.some((r) => r.startsWith('GET /nbx/v1/boosts ')));
+  });
+
+  test('a price that moved is explained, with a way to ask again', async () => {
+    const bet = page.locator('[data-testid=parlay-bet]');
+    await bet.getByRole('button', { name: /Request (new )?quotes/ }).click();
+    await page.locator('[data-testid=parlay-quotes] li').first().waitFor({ timeout: 10_000 });
+    // The server refuses the wager as a moved price (what a faster maker's new quote would cause).
+    await page.route('**/wager', (r) =>
+      r.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          statusCode: 409,
+          error: 'Conflict',
+          code: 'PARLAY_PRICE_MOVED',
+          message: 'Every live quote is above maxPrice',
+        }),
+      }),
+    );
+    await bet.getByRole('button', { name: /^Accept/ }).click();
+    const err = page.locator('[data-testid=parlay-bet-error]');
+    await err.waitFor({ timeout: 5000 });
+    assert.match(await err.innerText(), /The price moved/);
+    assert.match(await err.innerText(), /PARLAY_PRICE_MOVED/);
+    await page.unroute('**/wager');
+    await shot(page, 'parlay-bet-moved');
+    const v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    const deletes: string[] = [];
+    page.on('request', (r) => r.method() === 'DELETE' && deletes.push(new URL(r.url()).pathname));
+    await err.getByRole('button', { name: 'Request a new price' }).click();
+    await err.waitFor({ state: 'detached', timeout: 5000 });
+    await page.locator('[data-testid=parlay-quotes] li').first().waitFor({ timeout: 10_000 });
+    // The request the refused wager was on is cancelled, not left open to its deadline.
+    assert.equal(deletes.length, 1, JSON.stringify(deletes));
+    assert.match(deletes[0]!, /^\/nbx\/v1\/parlay\/request\/[0-9a-f-]{36}$/);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(cspViolations, []);
+  });
+});
