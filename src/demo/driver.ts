@@ -11,7 +11,8 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandResult } from '../exchange/types.ts';
 import type { Log } from '../observability/log.ts';
 import { createLiveState, type LiveState, liveStep } from './live.ts';
-import { quoteSlate } from './market-maker.ts';
+import { demoAccounts, quoteSlate } from './market-maker.ts';
+import { demoParlayQuotes } from './parlay-maker.ts';
 import { buildDemoSlate } from './slate.ts';
 
 /** What the demo needs of the exchange: the live state to read and commands to submit. */
@@ -24,6 +25,8 @@ export interface DemoExchange {
 /** Demo seeding goes through the sequencer in chunks, so each commit stays a reasonable size. */
 const SEED_CHUNK = 2000;
 const STEP_MS = 1000;
+/** How often the demo's market maker looks for new parlay requests to quote (docs/parlays.md). */
+const PARLAY_QUOTE_MS = 250;
 
 /** True when the catalog holds nothing yet (a fresh store). */
 export function catalogEmpty(exchange: DemoExchange): boolean {
@@ -70,6 +73,8 @@ export class DemoDriver {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
   private stopped = false;
+  private quoteTimer: NodeJS.Timeout | undefined;
+  private quoting = false;
 
   constructor(private readonly deps: DemoDriverDeps) {}
 
@@ -99,9 +104,14 @@ export class DemoDriver {
     return n;
   }
 
-  /** Starts stepping the living demo (when configured) every second. */
+  /** Starts the demo maker's parlay quotes, and stepping the living demo (when configured) every second. */
   start(): void {
-    if (!this.deps.live || this.timer !== undefined || this.stopped) return;
+    if (this.stopped) return;
+    if (this.quoteTimer === undefined) {
+      this.quoteTimer = setInterval(() => void this.quoteParlays(), PARLAY_QUOTE_MS);
+      this.quoteTimer.unref();
+    }
+    if (!this.deps.live || this.timer !== undefined) return;
     if (this.leads()) this.enableLive();
     this.timer = setInterval(() => void this.step(), STEP_MS);
     this.timer.unref();
@@ -135,9 +145,25 @@ export class DemoDriver {
     }
   }
 
+  /** The demo's market maker answers new parlay requests at its own prices (parlay-maker.ts). */
+  async quoteParlays(): Promise<void> {
+    if (this.quoting || this.stopped || !this.leads()) return;
+    this.quoting = true;
+    try {
+      const { exchange, clock, seed } = this.deps;
+      const cmds = demoParlayQuotes(exchange.reader(), clock(), demoAccounts(seed).marketMaker);
+      if (cmds.length > 0) await exchange.submitMany(cmds);
+    } catch (err) {
+      this.deps.log.error({ err }, 'demo parlay quotes failed');
+    } finally {
+      this.quoting = false;
+    }
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.quoteTimer !== undefined) clearInterval(this.quoteTimer);
     this.timer = undefined;
   }
 }

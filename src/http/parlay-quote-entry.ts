@@ -8,8 +8,8 @@ import { ApiError } from '../errors.ts';
 import type { Id } from '../exchange/types.ts';
 import { probabilityToPpm } from '../exchange/units.ts';
 import type { ExchangePort } from '../runtime/exchange-port.ts';
-import { acceptedEvents } from './routes/exchange-common.ts';
 import { requestToWire } from '../wire/parlays.ts';
+import { acceptedEvents } from './routes/exchange-common.ts';
 
 /** The quote body (the REST schema `quoteBodySchema`, already validated). */
 export interface QuoteRequest {

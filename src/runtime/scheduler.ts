@@ -1,13 +1,11 @@
 // Time enters the state machine only through commands: this module looks at the
 // state and the clock and says which commands are due — GTT expiries and lock expiries (one
 // `Expire` command covers both), when configured OPEN_PREGAME → OPEN_INGAME at scheduledStart, and
-// the house's quotes on new parlay requests (house-quote.ts) and, in the demo, the demo market
-// maker's own (src/demo/parlay-maker.ts).
+// the house's quotes on new parlay requests (house-quote.ts). (The demo market maker's own parlay
+// quotes come from the demo driver, src/demo/driver.ts, a participant like any other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
 import type { Config } from '../config.ts';
-import { demoAccounts } from '../demo/market-maker.ts';
-import { demoParlayQuotes } from '../demo/parlay-maker.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
 import { type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
@@ -16,8 +14,6 @@ export interface ScheduleOptions {
   autoGoLive: boolean;
   /** The house quote's maker (house-quote.ts), when configured. */
   house?: HouseQuoteOptions | undefined;
-  /** The demo market maker's account, which answers parlay requests at its own prices (demo only). */
-  demoMaker?: string | undefined;
 }
 
 /** The options from config. With the living demo on, the demo drives its own games' lifecycle
@@ -26,7 +22,6 @@ export function scheduleOptions(config: Config): ScheduleOptions {
   return {
     autoGoLive: config.autoGoLive && !config.demoLive,
     house: houseQuoteOptions(config),
-    demoMaker: config.demo ? demoAccounts(config.demoSeed).marketMaker : undefined,
   };
 }
 
@@ -51,7 +46,5 @@ export function dueCommands(reader: ExchangeReader, now: number, opts: ScheduleO
     }
   }
   if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house));
-  if (opts.demoMaker !== undefined && opts.demoMaker !== opts.house?.accountId)
-    out.push(...demoParlayQuotes(reader, now, opts.demoMaker));
   return out;
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { demoAccounts } from '../../src/demo/market-maker.ts';
+import { demoAccounts, withDemoHouse } from '../../src/demo/market-maker.ts';
 import { DEMO_PARLAY_MARGIN, demoParlayQuotes } from '../../src/demo/parlay-maker.ts';
 import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
 import { bid, ok, setup, T0 } from '../exchange/fixtures.ts';
@@ -97,20 +97,19 @@ test('no view of a leg (one side of its book empty): no quote', () => {
   assert.deepEqual(demoParlayQuotes(x, T0 + 20, 'bob'), []);
 });
 
-test('in the demo, the scheduler carries the house’s quote and the demo maker’s, from two accounts', () => {
-  const config = loadConfig({});
+test('in the demo, the house and the demo maker are two accounts; the scheduler carries the house’s quote only', () => {
+  const config = withDemoHouse(loadConfig({}));
   const opts = scheduleOptions(config);
   const acc = demoAccounts(config.demoSeed);
   assert.equal(opts.house?.accountId, acc.house);
-  assert.equal(opts.demoMaker, acc.marketMaker);
   assert.notEqual(acc.house, acc.marketMaker);
   const x = market();
-  // The fixture's accounts stand in for the demo's: bob is the market maker, carol the house.
+  // The fixture's accounts stand in for the demo's: carol the house, bob the market maker, whose
+  // quotes the demo driver submits (src/demo/driver.ts) from demoParlayQuotes.
   const due = dueCommands(x, T0 + 20, {
     autoGoLive: false,
     house: { accountId: 'carol', bankroll: 50_000_000, gameExposure: 3_000_000 },
-    demoMaker: 'bob',
   });
-  const quotes = due.filter((c) => c.type === 'ParlayQuote');
+  const quotes = [...due, ...demoParlayQuotes(x, T0 + 20, 'bob')].filter((c) => c.type === 'ParlayQuote');
   assert.deepEqual(quotes.map((c) => (c.type === 'ParlayQuote' ? c.accountId : '')).sort(), ['bob', 'carol']);
 });
