@@ -129,6 +129,25 @@ describe('LiveBook', () => {
 });
 
 describe('BookSync', () => {
+  it('an amended order replaces its row: less at the same price in place, a new price at the back', () => {
+    const s = new BookSync('CASH');
+    s.load(
+      market(1, [
+        { id: 'o1', price: 0.5, qty: 10, outcome: A },
+        { id: 'o2', price: 0.5, qty: 10, outcome: A },
+      ]),
+    );
+    s.tick(rest('o1', A, 0.5, 4, 2));
+    const ids = () => s.view('m1')?.book.outcomeLadders[0]?.bids.map((b) => `${b.id}:${b.price}:${b.qty}`);
+    assert.deepEqual(ids(), ['o1:0.5:4', 'o2:0.5:10']);
+    s.tick(rest('o1', A, 0.5, 8, 3));
+    assert.deepEqual(ids(), ['o2:0.5:10', 'o1:0.5:8']);
+    s.tick(rest('o2', A, 0.6, 10, 4));
+    assert.deepEqual(ids(), ['o2:0.6:10', 'o1:0.5:8']);
+    s.tick({ ...rest('o1', A, 0.5, 8, 5), type: 'CANCEL' });
+    assert.deepEqual(ids(), ['o2:0.6:10']);
+  });
+
   it('ordered frames: the book changes and no request is asked for', () => {
     const s = new BookSync('CASH');
     s.load(market(1));

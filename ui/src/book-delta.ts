@@ -130,9 +130,20 @@ export class LiveBook {
       if (row.qty <= 0) l.splice(i, 1);
     }
     const o = t.order;
-    if (o.status !== 'RESTING' || o.qty <= 0) return;
     const l = this.ladders.get(o.outcomeId);
     if (l === undefined) return;
+    // An amend arrives as a PLACE of an order already on the ladder (docs/stream.md): less quantity
+    // at the same price keeps its place; anything else leaves it and queues it again below.
+    const was = l.findIndex((b) => b.id === o.id);
+    if (was >= 0) {
+      const row = l[was]!;
+      if (o.status === 'RESTING' && o.qty > 0 && o.price === row.price && o.qty <= row.qty) {
+        row.qty = o.qty;
+        return;
+      }
+      l.splice(was, 1);
+    }
+    if (o.status !== 'RESTING' || o.qty <= 0) return;
     // Price priority then time: after every bid priced at or above it.
     let at = l.length;
     while (at > 0 && l[at - 1]!.price < o.price) at--;
