@@ -11,6 +11,7 @@ import {
   cancelRequest,
   claimBoost,
   createRequest,
+  isClaimed,
   isOpen,
   listBoosts,
   myParlays,
@@ -223,9 +224,19 @@ describe('parlay bet: boosts', () => {
       validTo: '2026-11-27T00:00:00.000Z',
       claimLimit: 1,
       claimed: false,
+      available: null,
       remaining: 7,
     });
     assert.equal(b![1]!.claimed, true);
+    assert.equal(isClaimed(b![1]!), true);
+    // The server's own counts: a claim already used by a fill cannot boost another request.
+    const used = readBoost({ id: 'b-3', claimed: 1, used: 1, available: 0, remainingClaims: 0 });
+    assert.equal(used?.remaining, 0);
+    assert.equal(isClaimed(used!), false);
+    assert.equal(
+      isClaimed(readBoost({ id: 'b-4', claimed: 1, used: 0, available: 1, remainingClaims: 0 })!),
+      true,
+    );
     assert.equal(b![1]!.value, null);
     assert.equal(readBoost('x'), undefined);
     answer = { status: 200, body: {} };

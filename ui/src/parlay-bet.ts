@@ -56,6 +56,9 @@ export interface Boost {
   validTo: string | null;
   claimLimit: number | null;
   claimed: boolean | number;
+  /** Claims not yet used by a fill (the server's `available`), when it says. */
+  available: number | null;
+  /** Claims the account may still make (the server's `remainingClaims`). */
   remaining: number | null;
 }
 
@@ -159,12 +162,16 @@ export function readBoost(v: unknown): Boost | undefined {
     validTo: str(o.validTo),
     claimLimit: num(o.claimLimit),
     claimed: typeof o.claimed === 'boolean' || typeof o.claimed === 'number' ? o.claimed : false,
-    remaining: num(o.remaining),
+    available: num(o.available),
+    remaining: num(o.remainingClaims ?? o.remaining),
   };
 }
 
+/** A claim that a request may still use: an unused one when the server counts them. */
 export const isClaimed = (b: Boost): boolean =>
-  b.claimed === true || (typeof b.claimed === 'number' && b.claimed > 0);
+  b.available !== null
+    ? b.available > 0
+    : b.claimed === true || (typeof b.claimed === 'number' && b.claimed > 0);
 
 /** The boosts on offer, or undefined when the server has no boosts route (404): show nothing then. */
 export async function listBoosts(): Promise<Boost[] | undefined> {
