@@ -5,6 +5,8 @@
 // A boost's value is an integer in parts per million: for PERCENT the share of the price taken off
 // (100_000 = 10 %), for MULTIPLIER the factor on the decimal odds (1_250_000 = × 1.25).
 
+import type { Id, Millis, Money } from './vocabulary.ts';
+
 export const BOOST_KINDS = ['PERCENT', 'MULTIPLIER'] as const;
 export type BoostKind = (typeof BOOST_KINDS)[number];
 
@@ -43,10 +45,6 @@ export interface BoostClaimRecord {
   /** Claims used by boosted fills (≤ claimed). */
   used: number;
 }
-
-type Id = string;
-type Money = number;
-type Millis = number;
 
 interface Base {
   ts: Millis;

@@ -1,10 +1,11 @@
 // The parlay part of the exchange's domain contract (docs/parlays.md): its records, commands and
-// events, re-exported by types.ts (which imports this file, never the other way round, so the few
-// scalar aliases below repeat types.ts's: same names, same meaning).
+// events, re-exported by types.ts; its scalar units come from vocabulary.ts (no cycle).
 //
 // Parlay prices are integer parts per million of probability (PPM_PRICE: 0.127 → 127_000), not ticks:
 // a many-leg parlay's price is finer than the tick table. They enter the engine as data carried in
 // the commands (the engine never prices anything itself, docs/architecture.md "The engine").
+
+import type { Currency, Id, Millis, Money, OutcomeStatus, Qty } from './vocabulary.ts';
 
 export const PARLAY_REQUEST_STATUSES = ['Unfilled', 'Filled', 'Cancelled', 'Expired', 'Declined'] as const;
 export type ParlayRequestStatus = (typeof PARLAY_REQUEST_STATUSES)[number];
@@ -85,13 +86,6 @@ export interface ParlayRecord {
   quotePrice?: number;
   boostCost?: Money;
 }
-
-type Id = string;
-type Money = number;
-type Qty = number;
-type Millis = number;
-type Currency = 'CASH' | 'COIN';
-type OutcomeStatus = 'TBD' | 'WIN' | 'LOSS' | 'PUSH';
 
 interface Base {
   ts: Millis;
