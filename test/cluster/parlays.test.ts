@@ -12,6 +12,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { WebSocket } from 'ws';
 import { fetchToken } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace } from '../helpers/server.ts';
 import { TradeClient } from '../helpers/trade-client.ts';
@@ -230,7 +231,8 @@ test('a parlay bet end to end through a replica', { skip }, async () => {
   await takerTape.next(isEvent('parlayQuote', (d) => d.id === hq.id));
 
   // 3. The external maker quotes over REST through the replica, under the house; the second quote
-  // replaces the first.
+  // replaces the first; then over its /trade socket on the replica (relayed to the leader), which
+  // replaces the REST one.
   const best = under(hq.price, 0.02);
   const q1 = ok(
     await req(b, 'POST', '/nbx/v1/parlay/quotes', {
@@ -242,30 +244,52 @@ test('a parlay bet end to end through a replica', { skip }, async () => {
   const q2 = ok(
     await req(b, 'POST', '/nbx/v1/parlay/quotes', {
       token: maker.token,
-      body: { requestId: id, price: best, maxQty: 10_000, expiresInMs: 3_600_000 },
+      body: { requestId: id, price: under(hq.price, 0.015), maxQty: 10_000, expiresInMs: 3_600_000 },
     }),
     201,
   );
   assert.equal(q2.body.mine, true);
-  const quoted = await readRequest(b, id, seqOf(q2));
+  const afterRest = await readRequest(b, id, seqOf(q2));
   assert.deepEqual(
-    (quoted.quotes as WireQuote[]).map((q) => q.id).sort(),
+    (afterRest.quotes as WireQuote[]).map((q) => q.id).sort(),
     [hq.id, q2.body.id].sort(),
     'the house quote and the maker’s latest quote, nothing else',
   );
-  for (const q of [q1, q2]) await takerTape.next(isEvent('parlayQuote', (d) => d.id === q.body.id));
-  // The /trade socket does not forward commands: on a replica a quote there is refused with 503's
-  // code and changes nothing (docs/cluster.md "Parlays on every process").
   const sock = await TradeClient.open(`${b.replace(/^http/, 'ws')}/trade`, maker.token);
-  const refused = await sock.request('parlayQuote', {
+  const q3 = await sock.request('parlayQuote', {
     requestId: id,
     price: best,
-    maxQty: 10,
-    expiresInMs: 60_000,
+    maxQty: 10_000,
+    expiresInMs: 3_600_000,
   });
   sock.close();
-  assert.equal(refused.type, 'error');
-  assert.equal(refused.error.code, 'SERVICE_UNAVAILABLE');
+  assert.equal(q3.type, 'parlayQuote', JSON.stringify(q3));
+  assert.equal(q3.result.price, best);
+  const quoted = await readRequest(b, id, q3.seq);
+  assert.deepEqual(
+    (quoted.quotes as WireQuote[]).map((q) => q.id).sort(),
+    [hq.id, q3.result.id].sort(),
+    'the socket quote replaced the REST one',
+  );
+  for (const qid of [q1.body.id, q2.body.id, q3.result.id])
+    await takerTape.next(isEvent('parlayQuote', (d) => d.id === qid));
+  // The relay carries the leader's refusals as they are, and relays once at most.
+  const badToken = await TradeClient.open(`${b.replace(/^http/, 'ws')}/trade`, 'not-a-token').catch(
+    (e: { status: number; body: string }) => e,
+  );
+  assert.equal((badToken as { status: number }).status, 401);
+  assert.equal(JSON.parse((badToken as { body: string }).body).code, 'INVALID_TOKEN');
+  const looped = await new Promise<{ status: number; retryAfter: unknown }>((res, rej) => {
+    const ws = new WebSocket(`${b.replace(/^http/, 'ws')}/trade`, {
+      headers: { authorization: `Bearer ${maker.token}`, 'x-tickbook-forwarded': 'elsewhere' },
+    });
+    ws.once('unexpected-response', (_q, r) =>
+      res({ status: r.statusCode!, retryAfter: r.headers['retry-after'] }),
+    );
+    ws.once('open', () => rej(new Error('a relayed upgrade was relayed again')));
+    ws.once('error', () => {});
+  });
+  assert.deepEqual(looped, { status: 503, retryAfter: '1' });
 
   // 4. The wager through the replica fills at the best quote (the maker's latest).
   const w = ok(
@@ -457,6 +481,9 @@ test('failover with open parlay requests and positions; settlement on the new le
   const makerTape = await tape(b, maker.token);
   makerTape.send({ event: 'subscribe', data: 'parlayRequests' });
   await makerTape.next(isEvent('subscribed'));
+  // An order-entry socket on the replica, relayed to the leader: it ends with the leader.
+  const relayed = await TradeClient.open(`${b.replace(/^http/, 'ws')}/trade`, maker.token);
+  const relayEnded = new Promise<number>((res) => relayed.ws.once('close', (code) => res(code)));
 
   procs[0]!.proc.kill('SIGKILL');
   await procs[0]!.exited;
@@ -472,6 +499,7 @@ test('failover with open parlay requests and positions; settlement on the new le
   assert.equal(promoted.seq, sa!.seq);
   assert.equal(promoted.hash, sa!.hash);
   assert.deepEqual(await views(b, sa!.seq), before);
+  await relayEnded;
 
   // The old leader's process comes back as a replica of the new one (from a snapshot + journal).
   procs.splice(0, 1);
@@ -503,6 +531,19 @@ test('failover with open parlay requests and positions; settlement on the new le
   // The new leader's house quotes a new request once.
   const fresh = await request(c);
   await houseQuote(c, fresh.r.id);
+  // A maker's socket on the new replica is relayed to the new leader.
+  const sock = await TradeClient.open(`${c.replace(/^http/, 'ws')}/trade`, maker.token);
+  const sq = await sock.request('parlayQuote', {
+    requestId: fresh.r.id,
+    price: 0.5,
+    maxQty: 100,
+    expiresInMs: 60_000,
+  });
+  sock.close();
+  assert.equal(sq.type, 'parlayQuote', JSON.stringify(sq));
+  assert.ok(
+    ((await readRequest(c, fresh.r.id, sq.seq)).quotes as WireQuote[]).some((q) => q.id === sq.result.id),
+  );
   ok(await req(c, 'DELETE', `/nbx/v1/parlay/request/${fresh.r.id}`, { token: taker.token }), 200);
   await sleep(600);
   assert.equal(

@@ -23,7 +23,7 @@ import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { rejectionError } from './exchange-common.ts';
-import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf, upgradeTaken } from './tape-upgrade.ts';
 
 export const TRADE_PATH = '/trade';
 const SUBPROTOCOL = 'tickbook';
@@ -85,7 +85,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
     } catch {
       return; // the tape's handler answers a bad request target
     }
-    if (url.pathname !== TRADE_PATH) return;
+    if (url.pathname !== TRADE_PATH || upgradeTaken(req)) return;
     const bad = badUpgrade(req);
     if (bad !== undefined) {
       refuse(socket, bad);
