@@ -79,13 +79,14 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
   const pings = pingSweep(wss, opts.pingMs ?? 15_000);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (upgradeTaken(req)) return; // a replica relays it to the leader (docs/cluster.md)
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://x');
     } catch {
       return; // the tape's handler answers a bad request target
     }
-    if (url.pathname !== TRADE_PATH || upgradeTaken(req)) return;
+    if (url.pathname !== TRADE_PATH) return;
     const bad = badUpgrade(req);
     if (bad !== undefined) {
       refuse(socket, bad);
