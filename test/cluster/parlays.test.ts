@@ -582,13 +582,19 @@ test('failover with open parlay requests and positions; settlement on the new le
     );
     last = seqOf(s);
   }
-  const settled = ok(await readAt(c, '/nbx/v1/parlays', taker.token, last)).body as {
-    id: string;
-    status: string;
-    qty: number;
-    payout: number;
-    legs: { status: string }[];
-  }[];
+  type Settled = { id: string; status: string; qty: number; payout: number; legs: { status: string }[] };
+  // A market's parlays may settle in journaled chunks after the settle's ack: wait for the last.
+  const settled = await until(
+    async () => {
+      const r = ok(await readAt(c, '/nbx/v1/parlays', taker.token, last));
+      const all = r.body as Settled[];
+      if (!openTaker.every((o) => all.find((x) => x.id === o.id)?.status === 'SETTLED')) return undefined;
+      last = seqOf(r);
+      return all;
+    },
+    10_000,
+    'every parlay of the taker settled',
+  );
   let paid = 0;
   for (const o of openTaker) {
     const p = settled.find((x) => x.id === o.id)!;
