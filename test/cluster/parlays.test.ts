@@ -271,6 +271,12 @@ test('a parlay bet end to end through a replica', { skip }, async () => {
     [hq.id, q3.result.id].sort(),
     'the socket quote replaced the REST one',
   );
+  // The makers' list of open requests on the replica shows the maker its own quote only.
+  const toQuote = ok(await readAt(b, '/nbx/v1/parlay/requests/open', maker.token, q3.seq)).body;
+  assert.deepEqual(
+    (toQuote.find((r: { id: string }) => r.id === id)?.quotes as WireQuote[]).map((q) => q.id),
+    [q3.result.id],
+  );
   for (const qid of [q1.body.id, q2.body.id, q3.result.id])
     await takerTape.next(isEvent('parlayQuote', (d) => d.id === qid));
   // The relay carries the leader's refusals as they are, and relays once at most.
