@@ -177,7 +177,7 @@ async function houseQuote(url: string, id: string): Promise<WireQuote> {
       const r = await readRequest(url, id, 0);
       return (r.quotes as WireQuote[]).find((q) => q.id === `house:${id}`);
     },
-    5000,
+    10_000,
     `the house quote on ${id}`,
   );
 }
