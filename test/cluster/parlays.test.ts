@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { WebSocket } from 'ws';
+import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { fetchToken } from '../helpers/child-server.ts';
 import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace } from '../helpers/server.ts';
 import { TradeClient } from '../helpers/trade-client.ts';
@@ -36,6 +37,8 @@ const people: Record<'taker' | 'maker' | 'house' | 'liquidity', Who> = {} as nev
 /** Two markets of one game: [moneyline, total], each [outcome 0, outcome 1]. */
 let markets: { id: string; outcomeIds: [string, string] }[] = [];
 let admin = '';
+/** Seq of the first parlay fill (the first test's), which a later snapshot holds. */
+let firstFillSeq = Number.POSITIVE_INFINITY;
 
 /** Money in a ledger row ("-5.00000") → integer units of 1e-5. */
 const money = (s: string): number => {
@@ -308,6 +311,7 @@ test('a parlay bet end to end through a replica', { skip }, async () => {
   assert.equal(w.body.price, best);
   assert.equal(w.body.role, 'TAKER');
   const ws = seqOf(w);
+  firstFillSeq = ws;
   // Idempotent through the replica too.
   const again = ok(
     await req(b, 'POST', `/nbx/v1/parlay/request/${id}/wager`, {
@@ -507,7 +511,15 @@ test('failover with open parlay requests and positions; settlement on the new le
   assert.deepEqual(await views(b, sa!.seq), before);
   await relayEnded;
 
-  // The old leader's process comes back as a replica of the new one (from a snapshot + journal).
+  // The old leader's process comes back as a replica of the new one, from a snapshot taken after
+  // parlays were filled, plus the journal.
+  const store = await PostgresStore.open(place.env.DATABASE_URL!, 1);
+  try {
+    const snap = await store.query<{ s: string | null }>('SELECT max(seq) AS s FROM snapshots');
+    assert.ok(Number(snap.rows[0]?.s ?? 0) >= firstFillSeq, 'a snapshot holds filled parlays');
+  } finally {
+    await store.close();
+  }
   procs.splice(0, 1);
   procs.push(await startProc(place, `pc-${process.pid}`, { PARLAY_HOUSE_ACCOUNT: house.accountId }));
   const c = procs[1]!.url;
