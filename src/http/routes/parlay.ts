@@ -31,6 +31,7 @@ import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { parlayOutcomes } from '../schemas/parlays.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
 
@@ -127,17 +128,8 @@ function bodySchema(maxLegs: number) {
   return {
     type: 'object',
     properties: {
-      outcomes: {
-        type: 'array',
-        minItems: 2,
-        maxItems: maxLegs,
-        items: {
-          type: 'object',
-          properties: { id: { type: 'string', description: 'Outcome UUID' } },
-          required: ['id'],
-          additionalProperties: false,
-        },
-      },
+      // A string, not a uuid: a malformed leg is the pricer's INVALID_OUTCOME_ID decline.
+      outcomes: parlayOutcomes(maxLegs, { type: 'string', description: 'Outcome UUID' } as const),
       boostId: { type: 'null', description: 'Sent as null by the web app; boosts need authentication' },
       currency: { type: 'string', enum: CURRENCIES, default: 'CASH' },
     },
