@@ -294,5 +294,7 @@ export function checkSchema(json: unknown): SchemaCheck {
     errors.push({ row: m ? Number(m[2]) : -1, path, message: r.message });
   }
   const top = (path: string) => errors.some((e) => e.path === path);
-  return { errors, fatal: top('') || top('version'), badRows };
+  // A file of another version (or no object at all) is not read further: only its own problems.
+  if (top('') || top('version')) return { errors: errors.filter((e) => e.row < 0), fatal: true, badRows };
+  return { errors, fatal: false, badRows };
 }

@@ -131,7 +131,7 @@ describe('import schema', () => {
         message: 'the file must hold a JSON object with leagues, teams and events arrays',
       },
     ]);
-    assert.deepEqual(parseSchedule({ version: 2, extra: 1, events: [] }).errors, [
+    assert.deepEqual(parseSchedule({ version: 2, extra: 1, events: [{}] }).errors, [
       { row: -1, path: 'extra', message: 'unknown top-level field "extra"' },
       { row: -1, path: 'version', message: 'unsupported version (this server reads version 1)' },
     ]);
