@@ -12,7 +12,7 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LEGACY_TOKEN_BODY, TOKEN_BODY, TOKEN_HINT_BODY } from '../../auth/oauth-bodies.ts';
-import { OAuthError } from '../../auth/oauth-errors.ts';
+import { OAuthError, oauthErrorBody } from '../../auth/oauth-errors.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { type OAuthRequest, tokenHintRequest, tokenRequest } from '../../auth/token-endpoint.ts';
 import type { Config } from '../../config.ts';
@@ -32,27 +32,6 @@ const TOKEN_BODY_LIMIT = 16 * 1024;
 
 // --- schemas (the bodies' are the token service's, src/auth/oauth-bodies.ts) --------------------
 
-const oauthErrorSchema = {
-  type: 'object',
-  description: 'RFC 6749 §5.2 error',
-  properties: {
-    error: {
-      type: 'string',
-      enum: [
-        'invalid_request',
-        'invalid_client',
-        'unsupported_grant_type',
-        'invalid_scope',
-        'access_denied',
-        'temporarily_unavailable',
-        'server_error',
-      ],
-    },
-    error_description: { type: 'string' },
-  },
-  required: ['error', 'error_description'],
-} as const;
-
 const tokenResponseSchema = {
   type: 'object',
   properties: {
@@ -66,16 +45,16 @@ const tokenResponseSchema = {
 
 const tokenResponses = {
   200: tokenResponseSchema,
-  400: oauthErrorSchema,
-  401: oauthErrorSchema,
-  403: oauthErrorSchema,
-  429: oauthErrorSchema,
+  400: oauthErrorBody,
+  401: oauthErrorBody,
+  403: oauthErrorBody,
+  429: oauthErrorBody,
 };
 
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
 
 /** Errors of revocation and introspection: a bad request, an unauthenticated client, throttling. */
-const tokenHintErrors = { 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema };
+const tokenHintErrors = { 400: oauthErrorBody, 401: oauthErrorBody, 429: oauthErrorBody };
 
 /** What the token service needs of the request (src/auth/token-endpoint.ts). */
 function oauthRequest(request: FastifyRequest): OAuthRequest {
