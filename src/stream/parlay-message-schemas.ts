@@ -2,6 +2,7 @@
 // and private-frames.ts): the makers' `parlayRequest` and the private `parlayQuote`, `parlayFill`
 // and `parlayUpdate`. message-schemas.ts adds them to the AsyncAPI document's server messages.
 
+import { parlaySchema } from '../wire/parlays.ts';
 import { currencySchema as currency, isoTime, nonNegInt, uuid } from './schema-parts.ts';
 
 const probability = { type: 'number', minimum: 0, maximum: 1 } as const;
@@ -17,50 +18,6 @@ const parlayLeg = {
   type: 'object',
   required: ['outcomeId', 'marketId', 'eventId', 'price'],
   properties: { outcomeId: uuid, marketId: uuid, eventId: uuid, price: probability },
-} as const;
-
-const parlay = {
-  type: 'object',
-  required: [
-    'id',
-    'requestId',
-    'role',
-    'currency',
-    'price',
-    'qty',
-    'stake',
-    'collateral',
-    'fee',
-    'status',
-    'legs',
-  ],
-  properties: {
-    id: uuid,
-    requestId: uuid,
-    role: { type: 'string', enum: ['TAKER', 'MAKER'] },
-    currency,
-    price: probability,
-    qty: nonNegInt,
-    stake: units,
-    collateral: units,
-    fee: units,
-    clientOrderId: { type: ['string', 'null'] },
-    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
-    payout: { anyOf: [units, { type: 'null' }] },
-    legs: {
-      type: 'array',
-      items: {
-        ...parlayLeg,
-        required: [...parlayLeg.required, 'status'],
-        properties: {
-          ...parlayLeg.properties,
-          status: { type: 'string', enum: ['TBD', 'WIN', 'LOSS', 'PUSH'] },
-        },
-      },
-    },
-    createdAt: isoTime,
-    settledAt: { anyOf: [isoTime, { type: 'null' }] },
-  },
 } as const;
 
 export const parlayMessages: Record<string, { summary: string; payload: object }> = {
@@ -120,11 +77,11 @@ export const parlayMessages: Record<string, { summary: string; payload: object }
   },
   parlayFill: {
     summary: 'Private: a wager filled a parlay you are the taker or the maker of (the REST parlay shape).',
-    payload: frame('parlayFill', parlay),
+    payload: frame('parlayFill', parlaySchema),
   },
   parlayUpdate: {
     summary:
       'Private: one of your parlays changed after its fill: a leg settled, or the parlay settled (payout).',
-    payload: frame('parlayUpdate', parlay),
+    payload: frame('parlayUpdate', parlaySchema),
   },
 };
