@@ -22,9 +22,6 @@ export interface Desk {
   ): Promise<{ clientId: string; secret: string; token: string; api: Api }>;
 }
 
-/** The stores a desk runs on: PGlite, and PostgreSQL too when DATABASE_URL is set. */
-export const deskKinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-
 /** Desks made by this process, so each gets its own league code (`${prefix}${n}`). */
 let league = 0;
 

@@ -5,10 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
-import { orderBody as body, type Desk, desk, deskKinds } from '../helpers/trade-desk.ts';
+import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
 
-for (const kind of deskKinds) {
+for (const kind of storeKinds()) {
   describe(`/trade amend and mass quote (${kind})`, () => {
     let d: Desk;
     before(async () => {

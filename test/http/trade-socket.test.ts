@@ -8,15 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
-import { orderBody as body, type Desk, desk, deskKinds } from '../helpers/trade-desk.ts';
+import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
   AjvModule) as typeof AjvModule.default;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as typeof addFormatsModule.default;
 
-for (const kind of deskKinds) {
+for (const kind of storeKinds()) {
   describe(`/trade order entry (${kind})`, () => {
     let d: Desk;
     before(async () => {
