@@ -1,6 +1,6 @@
 import { catalogChanged } from './change-tracking.ts';
 import { isSafeNonNeg, isStr, reject } from './command-checks.ts';
-import { parlayMarketChanged } from './parlay-settlement.ts';
+import { parlayMarketChanged, takeParlayBudget } from './parlay-settlement.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import { doSettle } from './settlement.ts';
 import { type Cmd, type ExchangeState, ok } from './state.ts';
@@ -188,6 +188,8 @@ export function setEventStatus(s: ExchangeState, c: Cmd<'SetEventStatus'>): Comm
   const from = ev.status;
   if (!canTransition(from, c.status))
     return reject('INVALID_TRANSITION', `${from} → ${c.status} not allowed`);
+  const budget = takeParlayBudget(s, c.parlayBudget);
+  if (budget !== null) return budget;
   ev.status = c.status;
   ev.updatedAt = c.ts;
   if (ev.gameId) {

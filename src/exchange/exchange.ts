@@ -29,6 +29,7 @@ import { mmpView, resetMmp, setMmp } from './mmp.ts';
 import { claimBoost, createBoost, endBoost } from './parlay-boosts.ts';
 import { parlayWager } from './parlay-fills.ts';
 import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
+import { dueMarkets, settleParlays } from './parlay-settlement.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
@@ -51,9 +52,11 @@ import type {
   Money,
   OrderRecord,
   OutcomeRecord,
+  ParlayPage,
   ParlayRecord,
   ParlayRequestRecord,
   Position,
+  RequestPage,
   StateMachine,
   Team,
   Tick,
@@ -193,8 +196,8 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   parlayRequest(id: Id): ParlayRequestRecord | undefined {
     return q.parlayRequest(this.s, id);
   }
-  parlayRequests(accountId: Id): ParlayRequestRecord[] {
-    return q.parlayRequests(this.s, accountId);
+  parlayRequests(accountId: Id, page?: RequestPage): ParlayRequestRecord[] {
+    return q.parlayRequests(this.s, accountId, page);
   }
   openParlayRequests(): ParlayRequestRecord[] {
     return q.openParlayRequests(this.s);
@@ -202,8 +205,11 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   parlay(id: Id): ParlayRecord | undefined {
     return q.parlay(this.s, id);
   }
-  parlays(accountId: Id): ParlayRecord[] {
-    return q.parlays(this.s, accountId);
+  parlays(accountId: Id, page?: ParlayPage): ParlayRecord[] {
+    return q.parlays(this.s, accountId, page);
+  }
+  parlaySettlementsDue(): { marketId: Id; parlays: number }[] {
+    return dueMarkets(this.s);
   }
   parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
     return q.parlayForClientOrderId(this.s, accountId, clientOrderId);
@@ -306,6 +312,8 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return parlayQuote(s, c);
     case 'ParlayWager':
       return parlayWager(s, c);
+    case 'SettleParlays':
+      return settleParlays(s, c);
     case 'CreateBoost':
       return createBoost(s, c);
     case 'EndBoost':

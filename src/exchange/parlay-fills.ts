@@ -11,7 +11,7 @@ import { closeRequest, legClosedReason, openRequest } from './parlay-requests.ts
 import {
   CURRENCY_INDEX,
   fillMoney,
-  indexAdd,
+  indexParlay,
   isPpmPrice,
   parlayView,
   qtyForStake,
@@ -122,7 +122,7 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
   }
   s.parlay.parlays.set(p.id, p);
   if (cid !== null) s.parlay.clientWagers.set(wagerKey(taker.id, cid), p.id);
-  for (const leg of p.legs) indexAdd(s.parlay.liveByMarket, s.marketIdx.get(leg.marketId)!, p.id);
+  indexParlay(s.parlay, p, (marketId) => s.marketIdx.get(marketId)!);
   r.parlayId = p.id;
   closeRequest(s, r, 'Filled', c.ts);
   if (s.emitEvents) {

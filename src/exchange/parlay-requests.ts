@@ -8,6 +8,7 @@ import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
 import { usableBoost } from './parlay-boosts.ts';
 import {
+  accountParlays,
   CURRENCY_INDEX,
   fillMoney,
   indexAdd,
@@ -87,6 +88,7 @@ export function parlayRequest(s: ExchangeState, c: Cmd<'ParlayRequest'>): Comman
   if (boostId !== null) r.boostId = boostId; // absent otherwise: unboosted records keep their bytes
   s.parlay.requests.set(r.id, r);
   s.parlay.open.set(r.id, r);
+  accountParlays(s.parlay, r.accountId).requests.push(r.id);
   for (const m of markets) indexAdd(s.parlay.openByMarket, m, r.id);
   requestChanged(s, r);
   return ok(s);

@@ -3,7 +3,7 @@
 
 import type { BinReader, BinWriter } from './codec.ts';
 import { claimKey } from './parlay-boosts.ts';
-import { indexAdd, type ParlayState, wagerKey } from './parlay-state.ts';
+import { accountParlays, indexAdd, indexParlay, type ParlayState, wagerKey } from './parlay-state.ts';
 import type { ExchangeState } from './state.ts';
 import type { BoostClaimRecord, BoostRecord, ParlayRecord, ParlayRequestRecord } from './types.ts';
 
@@ -34,6 +34,7 @@ export function readParlays(r: BinReader, fresh: ExchangeState): void {
   }
   for (const q of body.requests) {
     p.requests.set(q.id, q);
+    accountParlays(p, q.accountId).requests.push(q.id);
     if (q.status === 'Unfilled') {
       p.open.set(q.id, q);
       for (const leg of q.legs) indexAdd(p.openByMarket, fresh.marketIdx.get(leg.marketId)!, q.id);
@@ -42,8 +43,8 @@ export function readParlays(r: BinReader, fresh: ExchangeState): void {
   for (const x of body.parlays) {
     p.parlays.set(x.id, x);
     if (x.clientOrderId !== null) p.clientWagers.set(wagerKey(x.takerAccountId, x.clientOrderId), x.id);
-    if (x.status === 'OPEN')
-      for (const leg of x.legs)
-        if (leg.status === 'TBD') indexAdd(p.liveByMarket, fresh.marketIdx.get(leg.marketId)!, x.id);
+    indexParlay(p, x, (marketId) => fresh.marketIdx.get(marketId)!);
   }
+  // parlays still due on a settled market (a snapshot between two SettleParlays chunks)
+  for (const m of p.liveByMarket.keys()) if (fresh.markets[m]!.rec.status === 'SETTLED') p.due.add(m);
 }

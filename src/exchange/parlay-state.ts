@@ -33,8 +33,17 @@ export class ParlayState {
   parlays = new Map<Id, ParlayRecord>();
   /** Market index → ids of unfilled requests with a leg there. */
   openByMarket = new Map<number, Set<Id>>();
-  /** Market index → ids of open (unsettled) parlays with a leg there. */
+  /** Market index → ids of open parlays whose leg there is TBD (in fill order). */
   liveByMarket = new Map<number, Set<Id>>();
+  /**
+   * Settled markets whose parlays are still to be advanced (docs/parlays.md "Settlement in
+   * chunks"): a market index is here exactly while it is SETTLED and liveByMarket holds ids for it.
+   */
+  due = new Set<number>();
+  /** Parlays a command may still advance (set by the settling commands; scratch, not state). */
+  budget = Number.POSITIVE_INFINITY;
+  /** Account id → its requests and parlays, so a read costs the account's own items. */
+  byAccount = new Map<Id, AccountParlays>();
   /** `${accountId}\0${clientOrderId}` → parlay id (wager idempotency). */
   clientWagers = new Map<string, Id>();
   /** Money held by open parlays per currency index (stake + maker collateral = payout). */
@@ -46,6 +55,39 @@ export class ParlayState {
   get empty(): boolean {
     return this.requests.size === 0 && this.boosts.size === 0;
   }
+}
+
+/** One account's parlay items (ids; the records are in ParlayState's maps). */
+export interface AccountParlays {
+  /** Its requests, in creation order. */
+  requests: Id[];
+  /** Parlays where it is the taker or the maker (once if both), in fill order. */
+  parlays: Id[];
+  /** The subset of `parlays` still OPEN, in fill order. */
+  open: Set<Id>;
+}
+
+export function accountParlays(p: ParlayState, accountId: Id): AccountParlays {
+  let a = p.byAccount.get(accountId);
+  if (a === undefined) {
+    a = { requests: [], parlays: [], open: new Set() };
+    p.byAccount.set(accountId, a);
+  }
+  return a;
+}
+
+/** A new filled parlay joins both sides' account indexes and its legs' market indexes. */
+export function indexParlay(p: ParlayState, rec: ParlayRecord, marketIndex: (marketId: Id) => number): void {
+  for (const id of rec.takerAccountId === rec.makerAccountId
+    ? [rec.takerAccountId]
+    : [rec.takerAccountId, rec.makerAccountId]) {
+    const a = accountParlays(p, id);
+    a.parlays.push(rec.id);
+    if (rec.status === 'OPEN') a.open.add(rec.id);
+  }
+  if (rec.status === 'OPEN')
+    for (const leg of rec.legs)
+      if (leg.status === 'TBD') indexAdd(p.liveByMarket, marketIndex(leg.marketId), rec.id);
 }
 
 export const wagerKey = (accountId: Id, clientOrderId: string): string =>
@@ -102,17 +144,21 @@ export function qtyForStake(stake: Money, price: number, moneyPerMcu: number): Q
  */
 export function settlementShare(legs: readonly ParlayLegRecord[], payout: Money): Money | null {
   let tbd = false;
-  let num = 1n;
-  let den = 1n;
+  let push = false;
   for (const l of legs) {
     if (l.status === 'LOSS') return 0;
     if (l.status === 'TBD') tbd = true;
-    else if (l.status === 'PUSH') {
+    else if (l.status === 'PUSH') push = true;
+  }
+  if (tbd) return null;
+  if (!push) return payout; // every leg won: value 1, no BigInt needed
+  let num = 1n;
+  let den = 1n;
+  for (const l of legs)
+    if (l.status === 'PUSH') {
       num *= BigInt(l.price);
       den *= BigInt(PPM_PRICE);
     }
-  }
-  if (tbd) return null;
   return Number((BigInt(payout) * num) / den);
 }
 

@@ -87,6 +87,16 @@ export interface ParlayRecord {
   boostCost?: Money;
 }
 
+/** Which of an account's parlay items a read returns (docs/parlays.md "Reads"): those `where`
+ * accepts (it sees the stored record, read-only), newest first, `offset` skipped, `limit` kept. */
+export interface AccountPage<T> {
+  where?: (r: Readonly<T>) => boolean;
+  offset?: number;
+  limit?: number;
+}
+export type RequestPage = AccountPage<ParlayRequestRecord>;
+export type ParlayPage = AccountPage<ParlayRecord> & { status?: ParlayRecord['status'] };
+
 interface Base {
   ts: Millis;
 }
@@ -126,7 +136,13 @@ export type ParlayCommand =
       stake: Money;
       maxPrice: number;
       clientOrderId: string | null;
-    });
+    })
+  /**
+   * Advances up to `max` of the parlays due on a settled market (docs/parlays.md "Settlement in
+   * chunks"): its SettleMarket (or the event's cancellation) advanced only its `parlayBudget`, and
+   * the runtime's scheduler issues these until none is due.
+   */
+  | (Base & { type: 'SettleParlays'; marketId: Id; max: number });
 
 export type ParlayEvent =
   | { kind: 'ParlayRequestChanged'; request: ParlayRequestRecord }

@@ -9,6 +9,7 @@ import { orderRecord, positionRecord } from './records.ts';
 import { type Book, CUR_INDEX, type ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
 import { ONE, TICKS } from './ticks.ts';
 import type {
+  AccountPage,
   BoostClaimRecord,
   BoostRecord,
   Currency,
@@ -20,9 +21,11 @@ import type {
   MarketRecord,
   OrderRecord,
   OutcomeRecord,
+  ParlayPage,
   ParlayRecord,
   ParlayRequestRecord,
   Position,
+  RequestPage,
   Team,
   Tick,
   TradingLock,
@@ -215,11 +218,29 @@ export function parlayRequest(s: ExchangeState, id: Id): ParlayRequestRecord | u
   return r === undefined ? undefined : requestView(r);
 }
 
-/** The account's requests, newest first. */
-export function parlayRequests(s: ExchangeState, accountId: Id): ParlayRequestRecord[] {
-  const out: ParlayRequestRecord[] = [];
-  for (const r of s.parlay.requests.values()) if (r.accountId === accountId) out.push(requestView(r));
-  return out.reverse();
+/** Newest first from `ids` (oldest first), the page's records copied by `view`. */
+function pageOf<T>(ids: readonly Id[], get: (id: Id) => T, view: (r: T) => T, page: AccountPage<T>): T[] {
+  const out: T[] = [];
+  const limit = page.limit ?? Number.POSITIVE_INFINITY;
+  let skip = page.offset ?? 0;
+  for (let i = ids.length - 1; i >= 0 && out.length < limit; i--) {
+    const r = get(ids[i]!);
+    if (page.where !== undefined && !page.where(r)) continue;
+    if (skip > 0) skip--;
+    else out.push(view(r));
+  }
+  return out;
+}
+
+/** The account's requests, newest first: a read costs the account's own requests, not everyone's. */
+export function parlayRequests(
+  s: ExchangeState,
+  accountId: Id,
+  page: RequestPage = {},
+): ParlayRequestRecord[] {
+  const a = s.parlay.byAccount.get(accountId);
+  if (a === undefined) return [];
+  return pageOf(a.requests, (id) => s.parlay.requests.get(id)!, requestView, page);
 }
 
 /** Unfilled requests (what makers may quote), oldest first. */
@@ -232,12 +253,18 @@ export function parlay(s: ExchangeState, id: Id): ParlayRecord | undefined {
   return p === undefined ? undefined : parlayView(p);
 }
 
-/** Parlays where the account is the taker or the maker, newest first. */
-export function parlays(s: ExchangeState, accountId: Id): ParlayRecord[] {
-  const out: ParlayRecord[] = [];
-  for (const p of s.parlay.parlays.values())
-    if (p.takerAccountId === accountId || p.makerAccountId === accountId) out.push(parlayView(p));
-  return out.reverse();
+/** Parlays where the account is the taker or the maker, newest first (its own items only; the
+ * open ones from the account's open set, so an OPEN read skips its settled history). */
+export function parlays(s: ExchangeState, accountId: Id, page: ParlayPage = {}): ParlayRecord[] {
+  const a = s.parlay.byAccount.get(accountId);
+  if (a === undefined) return [];
+  const { status, where } = page;
+  const ids = status === 'OPEN' ? [...a.open] : a.parlays;
+  const keep =
+    status === 'SETTLED'
+      ? (p: Readonly<ParlayRecord>) => p.status === 'SETTLED' && (where === undefined || where(p))
+      : where;
+  return pageOf(ids, (id) => s.parlay.parlays.get(id)!, parlayView, { ...page, where: keep });
 }
 
 export function parlayForClientOrderId(

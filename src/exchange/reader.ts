@@ -15,15 +15,16 @@ import type {
   MmpView,
   OrderRecord,
   OutcomeRecord,
+  ParlayPage,
   ParlayRecord,
   ParlayRequestRecord,
   Position,
+  RequestPage,
   Team,
   Tick,
   TradingLock,
   Wallet,
 } from './types.ts';
-
 export interface ExchangeReader {
   /** Bumped by every command that changes the catalog (events, markets, statuses, scores, settlement). */
   readonly catalogVersion: number;
@@ -74,13 +75,16 @@ export interface ExchangeReader {
   mmp(accountId: Id): MmpView | undefined;
   // parlays (docs/parlays.md)
   parlayRequest(id: Id): ParlayRequestRecord | undefined;
-  /** The account's parlay requests, newest first. */
-  parlayRequests(accountId: Id): ParlayRequestRecord[];
+  /** The account's parlay requests, newest first; `page` filters and pages before copying. */
+  parlayRequests(accountId: Id, page?: RequestPage): ParlayRequestRecord[];
   /** Unfilled requests, oldest first (some may be past their deadline until the next sweep). */
   openParlayRequests(): ParlayRequestRecord[];
   parlay(id: Id): ParlayRecord | undefined;
-  /** Parlays where the account is taker or maker, newest first. */
-  parlays(accountId: Id): ParlayRecord[];
+  /** Parlays where the account is taker or maker, newest first; `page` filters and pages first. */
+  parlays(accountId: Id, page?: ParlayPage): ParlayRecord[];
+  /** Settled markets whose parlays are still to advance (docs/parlays.md "Settlement in chunks"),
+   * in the order they became due, with how many each. */
+  parlaySettlementsDue(): { marketId: Id; parlays: number }[];
   /** The parlay an earlier wager with this clientOrderId filled, for idempotency. */
   parlayForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
   /** Every boost, in creation order (docs/parlays.md "Boosts"). */

@@ -3,7 +3,7 @@
 
 import { catalogChanged, touchPos, touchWallet } from './change-tracking.ts';
 import { reject } from './command-checks.ts';
-import { parlayMarketChanged } from './parlay-settlement.ts';
+import { parlayMarketSettled, takeParlayBudget } from './parlay-settlement.ts';
 import { dropPos } from './positions.ts';
 import { cancelMarketOrders } from './resting-orders.ts';
 import {
@@ -34,6 +34,8 @@ export function settleMarket(s: ExchangeState, c: Cmd<'SettleMarket'>): CommandR
   if (c.result !== 'PUSH' && !market.rec.outcomeIds.includes(c.result)) {
     return reject('OUTCOME_NOT_FOUND', `result must be one of the market's outcomes or PUSH`);
   }
+  const budget = takeParlayBudget(s, c.parlayBudget);
+  if (budget !== null) return budget;
   doSettle(s, market, c.result, c.ts);
   catalogChanged(s, [market.event.id], [market.rec.id]);
   return ok(s);
@@ -103,5 +105,5 @@ export function doSettle(s: ExchangeState, market: MarketState, result: Id | 'PU
     o.status = win < 0 ? 'PUSH' : i === win ? 'WIN' : 'LOSS';
   });
   s.ev.push({ kind: 'MarketSettled', marketId: market.rec.id, result });
-  parlayMarketChanged(s, market.idx, ts);
+  parlayMarketSettled(s, market.idx, ts);
 }

@@ -199,7 +199,14 @@ export type Command =
       markets: MarketSpec[];
     })
   | (Base & { type: 'AddMarkets'; eventId: Id; markets: MarketSpec[] })
-  | (Base & { type: 'SetEventStatus'; eventId: Id; status: EventStatus })
+  | (Base & {
+      type: 'SetEventStatus';
+      eventId: Id;
+      status: EventStatus;
+      /** CANCELED only: most parlays its voided markets advance in this command (absent: all);
+       * the rest are due for SettleParlays (docs/parlays.md "Settlement in chunks"). */
+      parlayBudget?: number;
+    })
   | (Base & {
       type: 'SetGameScore';
       gameId: Id;
@@ -210,7 +217,14 @@ export type Command =
       timeRemaining?: string;
     })
   | (Base & { type: 'SetMarketStatus'; marketId: Id; status: 'OPEN' | 'CLOSED' })
-  | (Base & { type: 'SettleMarket'; marketId: Id; result: Id | 'PUSH' })
+  | (Base & {
+      type: 'SettleMarket';
+      marketId: Id;
+      result: Id | 'PUSH';
+      /** Most parlays advanced in this command (absent: all); the rest are due for SettleParlays
+       * (docs/parlays.md "Settlement in chunks"). */
+      parlayBudget?: number;
+    })
   | (Base & { type: 'CreateAccount'; accountId: Id })
   | (Base & { type: 'Deposit'; accountId: Id; ah?: number; currency: Currency; amount: Money })
   | (Base & { type: 'Withdraw'; accountId: Id; ah?: number; currency: Currency; amount: Money })

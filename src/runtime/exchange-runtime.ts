@@ -21,6 +21,7 @@ import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import { accountsOf, type CommandInput, type ExchangeHistory, type ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
 import { HouseDesk } from './house-quote.ts';
+import { ParlaySettleLoop } from './parlay-settle-loop.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
 
@@ -260,7 +261,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
     const t0 = performance.now();
-    const r = await this.sequencer.submit(cmd, seqs);
+    const r = await this.sequencer.submit(this.budgeted(cmd), seqs);
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     this.count(cmd.type, r.ok);
     return r;
@@ -268,7 +269,10 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
 
   async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
     const t0 = performance.now();
-    const rs = await this.sequencer.submitMany(cmds, seqs);
+    const rs = await this.sequencer.submitMany(
+      this.settleLoop === undefined ? cmds : cmds.map((c) => this.budgeted(c)),
+      seqs,
+    );
     this.onCommitLatency?.((performance.now() - t0) / 1000);
     for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
@@ -292,6 +296,21 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   /** AccountsPort for the token server: every new trader client gets a fresh account. */
   readonly accounts = accountsOf(this);
 
+  /** Set by startTimers: issues the chunks of a parlay settlement (parlay-settle-loop.ts). */
+  private settleLoop: ParlaySettleLoop | undefined;
+
+  /**
+   * A settling command advances at most a chunk of parlays where something issues the rest
+   * (docs/parlays.md "Settlement in chunks"); without the loop (tests, tools) it settles them all.
+   */
+  private budgeted(cmd: CommandInput): CommandInput {
+    const chunk = this.settleLoop?.chunk;
+    if (chunk === undefined) return cmd;
+    if (cmd.type === 'SettleMarket' || (cmd.type === 'SetEventStatus' && cmd.status === 'CANCELED'))
+      return cmd.parlayBudget === undefined ? { ...cmd, parlayBudget: chunk } : cmd;
+    return cmd;
+  }
+
   /** Starts the scheduler (and the house desk, when a house is configured). */
   startTimers(): void {
     const house = this.schedule.house;
@@ -312,6 +331,18 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const t = setInterval(() => void this.tick(), SCHEDULER_TICK_MS);
     t.unref();
     this.timers.push(t);
+    const chunk = this.schedule.parlayChunk;
+    if (chunk !== undefined && this.settleLoop === undefined) {
+      const loop = new ParlaySettleLoop(this, chunk, (err) =>
+        this.deps.log.error({ err }, 'parlay settlement chunk failed'),
+      );
+      this.settleLoop = loop;
+      this.onApplied((cmd) => {
+        if (cmd.type === 'SettleMarket' || cmd.type === 'SetEventStatus' || cmd.type === 'SettleParlays')
+          loop.kick();
+      });
+      loop.kick(); // a settlement a restart left unfinished
+    }
   }
 
   /** One scheduler pass: submits whatever is due (GTT/lock expiry, go-live). */
@@ -333,6 +364,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
+    this.settleLoop?.stop();
     await this.sequencer.close();
     await this.projector.close();
     await this.journal.close();

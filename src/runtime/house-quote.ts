@@ -61,10 +61,12 @@ export interface HouseExposure {
   perGame: Map<string, number>;
 }
 
-/** The exposure read from the state: a pass over every parlay of the house account. */
+/** The exposure read from the state: a pass over the house account's open parlays (its settled
+ * history is not visited, docs/parlays.md "Reads and retention"). */
 export function houseExposure(reader: ExchangeReader, accountId: Id): HouseExposure {
   const e: HouseExposure = { used: { CASH: 0, COIN: 0 }, perGame: new Map() };
-  for (const p of reader.parlays(accountId)) if (isHouseOpen(p, accountId)) addParlay(e, p, 1);
+  for (const p of reader.parlays(accountId, { status: 'OPEN' }))
+    if (isHouseOpen(p, accountId)) addParlay(e, p, 1);
   return e;
 }
 

@@ -2,7 +2,8 @@
 // state and the clock and says which commands are due — GTT expiries and lock expiries (one
 // `Expire` command covers both), when configured OPEN_PREGAME → OPEN_INGAME at scheduledStart, and
 // the house's quotes on recent parlay requests it has not quoted (house-quote.ts: the house desk
-// quotes each request when it is applied; this pass retries what it could not). (The demo market
+// quotes each request when it is applied; this pass retries what it could not), and the chunks of
+// a parlay settlement (SettleParlays, docs/parlays.md "Settlement in chunks"). (The demo market
 // maker's own parlay quotes come from the demo driver, src/demo/driver.ts, a participant like any
 // other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
@@ -12,8 +13,18 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
 import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
+/**
+ * Parlays one command advances when a market they share settles (docs/parlays.md "Settlement in
+ * chunks"): a settling command's parlayBudget and each SettleParlays' max. About 2 µs of engine
+ * CPU per parlay plus its stream frames and history rows: a chunk stays well under the 50 ms a
+ * request may wait (docs/bench-parlay-trading.md).
+ */
+export const PARLAY_SETTLE_CHUNK = 2_000;
+
 export interface ScheduleOptions {
   autoGoLive: boolean;
+  /** Parlays per settlement chunk (PARLAY_SETTLE_CHUNK); absent: the scheduler issues none. */
+  parlayChunk?: number;
   /** The house quote's maker (house-quote.ts), when configured. */
   house?: HouseQuoteOptions | undefined;
 }
@@ -23,6 +34,7 @@ export interface ScheduleOptions {
 export function scheduleOptions(config: Config): ScheduleOptions {
   return {
     autoGoLive: config.autoGoLive && !config.demoLive,
+    parlayChunk: PARLAY_SETTLE_CHUNK,
     house: houseQuoteOptions(config),
   };
 }
@@ -56,5 +68,14 @@ export function dueCommands(
     }
   }
   if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house, houseExposure));
+  // normally issued at once by ParlaySettleLoop (parlay-settle-loop.ts); here after a restart or a
+  // failed chunk, so a due settlement never waits for another settling command
+  if (opts.parlayChunk !== undefined) out.push(...parlaySettleCommands(reader, opts.parlayChunk));
   return out;
+}
+
+/** The next chunk of a parlay settlement: the first due market's next `chunk` parlays, or none. */
+export function parlaySettleCommands(reader: ExchangeReader, chunk: number): CommandInput[] {
+  const due = reader.parlaySettlementsDue()[0];
+  return due === undefined ? [] : [{ type: 'SettleParlays', marketId: due.marketId, max: chunk }];
 }

@@ -13,7 +13,8 @@
 // parlays (requests, makers' quotes, wagers, cancels, expiry, and settlement as their legs'
 // markets settle); and, drawn from a second generator so the main stream's draws are unchanged,
 // the self-trade prevention modes, the post-only reprice, market-maker protection (SetMmp,
-// ResetMmp, protected orders, breaches).
+// ResetMmp, protected orders, breaches) and parlay settlement in chunks (budgets on SettleMarket,
+// SettleParlays).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -355,15 +356,73 @@ function* stream(): Generator<Command> {
       } else {
         for (let m = 0; m < 3; m++) {
           const y = r();
+          // settlement in chunks (second generator): a budget leaves parlays due, SettleParlays
+          // advances them a few at a time (one past the end is refused)
+          const budget = r2() < 0.5 ? 1 + Math.floor(r2() * 3) : undefined;
           out.push({
             type: 'SettleMarket',
             ts,
             marketId: `e${ev.e}-m${m}`,
             result: y < 0.1 ? 'PUSH' : `e${ev.e}-m${m}-${y < 0.55 ? 0 : 1}`,
+            ...(budget === undefined ? {} : { parlayBudget: budget }),
           });
         }
+        for (let m = 0; m < 3; m++)
+          for (let k = 0; k < 3; k++)
+            if (r2() < 0.6)
+              out.push({
+                type: 'SettleParlays',
+                ts,
+                marketId: `e${ev.e}-m${m}`,
+                max: 1 + Math.floor(r2() * 3),
+              });
         live.splice(live.indexOf(ev), 1);
         for (const c of newEvent()) out.push(c);
+        // (second generator) a burst of parlays on the new game, so that its settlement has parlays
+        // to advance in chunks
+        if (r2() < 0.5) {
+          const e = nextEvent - 1;
+          for (let k = 0; k < 6; k++) {
+            const id = `pz${e}-${k}`;
+            const taker = `acct-${Math.floor(r2() * ACCOUNTS)}`;
+            const maker = `acct-${Math.floor(r2() * ACCOUNTS)}`;
+            out.push(
+              {
+                type: 'ParlayRequest',
+                ts,
+                requestId: id,
+                accountId: taker,
+                currency: 'CASH',
+                legs: [
+                  { outcomeId: `e${e}-m0-${k % 2}`, price: 400_000 + Math.floor(r2() * 200_000) },
+                  { outcomeId: `e${e}-m1-${(k >> 1) % 2}`, price: 400_000 + Math.floor(r2() * 200_000) },
+                ],
+                refPrice: 250_000,
+                stake: null,
+                expiresAt: ts + 1_000,
+              },
+              {
+                type: 'ParlayQuote',
+                ts,
+                quoteId: `${id}q`,
+                requestId: id,
+                accountId: maker,
+                price: 200_000 + Math.floor(r2() * 100_000),
+                maxQty: 20_000,
+                expiresAt: ts + 1_000,
+              },
+              {
+                type: 'ParlayWager',
+                ts,
+                requestId: id,
+                accountId: taker,
+                stake: 1_000_000,
+                maxPrice: 400_000,
+                clientOrderId: null,
+              },
+            );
+          }
+        }
       }
       batch = out;
     } else if (x < 0.9513) {
@@ -411,14 +470,14 @@ function* stream(): Generator<Command> {
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
  * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
- * reprice and market-maker protection. */
+ * reprice, market-maker protection, and parlay settlement in chunks. */
 const PINNED = {
   commands: 300_000,
-  accepted: 185_549,
-  hashAt100k: '35eaa0882344fa9cc63b808fca18dc67b408c8e8ac0baef4e881468e23c927a5',
-  hashAt200k: 'eaabf99ac612011ecebd60c28d2740545623051b9b48069e15b898294acffdcf',
-  finalHash: '0b46e5fd5f8012aed66e721309d24f72526e737a0241a10c4a161177838cc99f',
-  resultsDigest: 'b215a9d3df8618fd0cc67d34539fee99f35ab3a7690185182b8af195e5c02800',
+  accepted: 179_725,
+  hashAt100k: '172bcd8b63bbbfd0f543b175ac2abe26b073e92d54d5aaecfa411bd420fd5753',
+  hashAt200k: '39818f9f3d4ead96c00bd80c2012202040699c2a311004ebf0bfe56d7efcd495',
+  finalHash: '2b03372b9af2f6ca1f14b61a47ddb22fc8fea7672b2ff7bc7b94ac33cc8cd999',
+  resultsDigest: 'e8c6d3170932aad19e47827185f3a6994a8738790d6684d873e9848dea10bcd4',
 };
 
 describe('fixed 300k-command stream', () => {
@@ -427,6 +486,7 @@ describe('fixed 300k-command stream', () => {
     const digest = createHash('sha256');
     let commands = 0;
     let accepted = 0;
+    let chunks = 0;
     const hashes: string[] = [];
     const types = new Set<string>();
     for (const c of stream()) {
@@ -435,6 +495,7 @@ describe('fixed 300k-command stream', () => {
       commands++;
       if (res.ok) {
         accepted++;
+        if (c.type === 'SettleParlays') chunks++;
         digest.update(JSON.stringify(res.events));
       } else digest.update(`!${res.code}`);
       digest.update('\n');
@@ -473,5 +534,6 @@ describe('fixed 300k-command stream', () => {
       resultsDigest: digest.digest('hex'),
     };
     assert.deepEqual(actual, PINNED);
+    assert.ok(chunks > 100, `the stream reached only ${chunks} settlement chunks`);
   });
 });

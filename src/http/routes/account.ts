@@ -105,10 +105,8 @@ export default async function accountRoutes(app: FastifyInstance, opts: Exchange
       let positionCost = 0;
       for (const p of r.positions(accountId, cur)) positionCost += p.cost;
       let parlayCost = 0;
-      for (const p of r.parlays(accountId)) {
-        if (p.status === 'OPEN' && p.currency === cur)
-          parlayCost += p.takerAccountId === accountId ? p.stake : p.collateral;
-      }
+      for (const p of r.parlays(accountId, { status: 'OPEN', where: (x) => x.currency === cur }))
+        parlayCost += p.takerAccountId === accountId ? p.stake : p.collateral;
       return {
         openPositionCost: moneyToUnits(positionCost),
         openOrderCost: moneyToUnits(r.wallet(accountId, cur)?.reserved ?? 0),

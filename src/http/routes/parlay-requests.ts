@@ -192,9 +192,11 @@ export default async function parlayRequestRoutes(
       const reader = port.reader();
       const t = now();
       return reader
-        .parlayRequests(accountId)
-        .filter((r) => status === undefined || requestStatus(r, t) === status)
-        .slice(offset, offset + limit)
+        .parlayRequests(accountId, {
+          where: (r) => status === undefined || requestStatus(r, t) === status,
+          offset,
+          limit,
+        })
         .map((r) => requestToWire(reader, r, t, accountId));
     },
   );
@@ -325,9 +327,7 @@ export default async function parlayRequestRoutes(
       const { status, limit = 100, offset = 0 } = request.query;
       return port
         .reader()
-        .parlays(accountId)
-        .filter((p) => status === undefined || p.status === status)
-        .slice(offset, offset + limit)
+        .parlays(accountId, status === undefined ? { offset, limit } : { status, offset, limit })
         .map((p) => parlayToWire(p, accountId));
     },
   );
