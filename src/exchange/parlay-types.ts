@@ -97,6 +97,13 @@ export interface AccountPage<T> {
 export type RequestPage = AccountPage<ParlayRequestRecord>;
 export type ParlayPage = AccountPage<ParlayRecord> & { status?: ParlayRecord['status'] };
 
+/** Carried by the commands that settle markets (SettleMarket; SetEventStatus CANCELED voids them). */
+export interface ParlayBudget {
+  /** Most parlays the command advances (absent: all); the rest are due for SettleParlays
+   * (docs/parlays.md "Settlement in chunks"). */
+  parlayBudget?: number;
+}
+
 interface Base {
   ts: Millis;
 }

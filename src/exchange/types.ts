@@ -16,7 +16,7 @@ import type { MmpConfig } from './mmp-types.ts'; // docs/exchange.md "Market-mak
 export type { MmpConfig, MmpView } from './mmp-types.ts';
 export { MMP_MAX_MS } from './mmp-types.ts';
 
-import type { ParlayCommand, ParlayEvent, ParlayLedgerKind } from './parlay-types.ts';
+import type { ParlayBudget, ParlayCommand, ParlayEvent, ParlayLedgerKind } from './parlay-types.ts';
 
 export * from './parlay-types.ts';
 
@@ -199,14 +199,7 @@ export type Command =
       markets: MarketSpec[];
     })
   | (Base & { type: 'AddMarkets'; eventId: Id; markets: MarketSpec[] })
-  | (Base & {
-      type: 'SetEventStatus';
-      eventId: Id;
-      status: EventStatus;
-      /** CANCELED only: most parlays its voided markets advance in this command (absent: all);
-       * the rest are due for SettleParlays (docs/parlays.md "Settlement in chunks"). */
-      parlayBudget?: number;
-    })
+  | (Base & ParlayBudget & { type: 'SetEventStatus'; eventId: Id; status: EventStatus })
   | (Base & {
       type: 'SetGameScore';
       gameId: Id;
@@ -217,14 +210,7 @@ export type Command =
       timeRemaining?: string;
     })
   | (Base & { type: 'SetMarketStatus'; marketId: Id; status: 'OPEN' | 'CLOSED' })
-  | (Base & {
-      type: 'SettleMarket';
-      marketId: Id;
-      result: Id | 'PUSH';
-      /** Most parlays advanced in this command (absent: all); the rest are due for SettleParlays
-       * (docs/parlays.md "Settlement in chunks"). */
-      parlayBudget?: number;
-    })
+  | (Base & ParlayBudget & { type: 'SettleMarket'; marketId: Id; result: Id | 'PUSH' })
   | (Base & { type: 'CreateAccount'; accountId: Id })
   | (Base & { type: 'Deposit'; accountId: Id; ah?: number; currency: Currency; amount: Money })
   | (Base & { type: 'Withdraw'; accountId: Id; ah?: number; currency: Currency; amount: Money })
