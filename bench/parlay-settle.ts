@@ -1,212 +1,463 @@
-// Settling a market that 100,000 open parlays share (docs/bench-parlay-trading.md), in process on
-// the engine (src/exchange/) with events on, as the runtime runs it. Each round builds two fresh
-// exchanges through commands: one where 100,000 parlays (legs on M1 and M2, one game) are open —
-// every one a ParlayRequest, a ParlayQuote and a ParlayWager — and one (the baseline) where
-// 100,000 orders rest on market M3 across 1,000 accounts. It then times the one SettleMarket of M1
-// (result M1-b: every parlay's M1 leg loses, so every parlay settles and pays its maker) and of M3
-// (every resting order is released). Rounds alternate; medians and per-round ratios are printed.
+// Settling a market that 100,000 open parlays share (docs/bench-parlay-trading.md), in two parts.
 //
-//   node --import tsx bench/parlay-settle.ts [--parlays 100000] [--runs 3]
+// 1. Engine, in process, events on: 100,000 two-leg parlays (legs on M1 and M2 of one game, every
+//    one a ParlayRequest, a ParlayQuote and a ParlayWager) are built once and snapshotted; each
+//    round restores two copies and settles M1 with the result that makes every parlay's M1 leg
+//    lose (so every parlay settles and pays its maker): once as ONE SettleMarket with no budget
+//    (the baseline, how the engine settled before chunks), once in chunks as the runtime issues
+//    them (a SettleMarket with parlayBudget = the chunk, then SettleParlays of `chunk` until none
+//    is due, back to back). Wall, CPU and the longest single command of each.
+// 2. The real server, in this process (startServer on the embedded store, its journal, history
+//    projector and stream), with a probe in another process (bench/lib/probe-child.mjs): four
+//    lanes that each GET a book every 20 ms (one read due every 5 ms) and one that places a resting
+//    order every 20 ms; a request's wait runs from when it was due to its answer. Each round builds
+//    100,000 open parlays on a fresh game through the runtime, then
+//    probes two windows of the same length, in alternating order: one with nothing else running
+//    (the baseline) and one in which the market's SettleMarket is submitted, which the runtime
+//    settles in chunks (docs/parlays.md "Settlement in chunks"). Reports each window's max and p99
+//    wait and the settlement's wall (SettleMarket submitted → no parlay due) and process CPU.
+//
+//   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
+//     [--server-runs 3] [--chunk 2000] [--window-ms 3000]
 
+import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { Exchange } from '../src/exchange/exchange.ts';
-import type { Command, CommandResult, Currency, MarketSpec } from '../src/exchange/types.ts';
-import { priceToTick } from '../src/exchange/units.ts';
+import type { Command, CommandInput, CommandResult, Currency, MarketSpec } from '../src/exchange/types.ts';
+import type { RunningServer } from '../src/main.ts';
+import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
+import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
 import { numArg } from './lib/args.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
+const SERVER_RUNS = numArg('server-runs', 3);
+const CHUNK = numArg('chunk', PARLAY_SETTLE_CHUNK);
+const WINDOW_MS = numArg('window-ms', 3_000);
 const T0 = 1_700_000_000_000;
 const ACCOUNTS = 1_000;
+const load = () => loadavg()[0]!.toFixed(1);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 function ok(r: CommandResult): CommandResult {
   if (!r.ok) throw new Error(`rejected ${r.code}: ${r.message}`);
   return r;
 }
-
-const market = (id: string): MarketSpec => ({
-  id,
-  type: 'MONEY',
-  strike: null,
-  description: id,
-  outcomes: [
-    { id: `${id}-a`, description: `${id} home` },
-    { id: `${id}-b`, description: `${id} away` },
-  ],
-});
-
-/** League, teams, events E1 (M1, M2) and E2 (M3); accounts a0..a999, each well funded. */
-function base(): Exchange {
-  const x = new Exchange();
-  const ts = T0;
-  const team = (id: string) => ({ id, league: 'NFL', name: id, shortName: id, symbol: id, mascot: id });
-  const cmds: Command[] = [
-    { type: 'CreateLeague', ts, code: 'NFL', name: 'National Football League' },
-    { type: 'CreateTeam', ts, team: team('H') },
-    { type: 'CreateTeam', ts, team: team('A') },
-  ];
-  for (const [ev, markets] of [
-    ['E1', [market('M1'), market('M2')]],
-    ['E2', [market('M3')]],
-  ] as const) {
-    cmds.push({
-      type: 'CreateEvent',
-      ts,
-      event: {
-        id: ev,
-        type: 'Game',
-        status: 'OPEN_PREGAME',
-        description: 'A @ H',
-        league: 'NFL',
-        scheduledStart: T0 + 3_600_000,
-      },
-      game: { id: `G${ev}`, homeTeamId: 'H', awayTeamId: 'A' },
-      markets: [...markets],
-    });
-  }
-  for (const c of cmds) ok(x.apply(c));
-  for (let i = 0; i < ACCOUNTS; i++) {
-    ok(x.apply({ type: 'CreateAccount', ts, accountId: `a${i}` }));
-    for (const currency of ['CASH', 'COIN'] as Currency[])
-      ok(x.apply({ type: 'Deposit', ts, accountId: `a${i}`, currency, amount: 1e12 }));
-  }
-  return x;
-}
-
-function withParlays(): Exchange {
-  const x = base();
-  for (let i = 0; i < N; i++) {
-    const ts = T0 + 10 + i;
-    const requestId = `R${i}`;
-    const taker = `a${i % ACCOUNTS}`;
-    const maker = `a${(i + 1 + (i % 7)) % ACCOUNTS}`;
-    ok(
-      x.apply({
-        type: 'ParlayRequest',
-        ts,
-        requestId,
-        accountId: taker,
-        currency: 'CASH',
-        legs: [
-          { outcomeId: 'M1-a', price: 500_000 },
-          { outcomeId: 'M2-b', price: 400_000 },
-        ],
-        refPrice: 220_000,
-        stake: null,
-        expiresAt: ts + 600_000,
-      }),
-    );
-    ok(
-      x.apply({
-        type: 'ParlayQuote',
-        ts,
-        quoteId: `q${i}`,
-        requestId,
-        accountId: maker,
-        price: 250_000,
-        maxQty: 100_000,
-        expiresAt: ts + 600_000,
-      }),
-    );
-    ok(
-      x.apply({
-        type: 'ParlayWager',
-        ts,
-        requestId,
-        accountId: taker,
-        stake: 250_000,
-        maxPrice: 300_000,
-        clientOrderId: null,
-      }),
-    );
-  }
-  return x;
-}
-
-/** Bid ticks of 0.10–0.40: bids on both outcomes never cross, so every order rests. */
-const TICKS = Array.from({ length: 31 }, (_, k) => priceToTick((10 + k) / 100)!);
-
-function withOrders(): Exchange {
-  const x = base();
-  for (let i = 0; i < N; i++) {
-    ok(
-      x.apply({
-        type: 'PlaceOrder',
-        ts: T0 + 10 + i,
-        orderId: `o${i}`,
-        accountId: `a${i % ACCOUNTS}`,
-        outcomeId: i % 2 ? 'M3-a' : 'M3-b',
-        currency: 'CASH',
-        price: TICKS[i % TICKS.length]!,
-        qty: 100,
-        tif: 'GTC',
-      }),
-    );
-  }
-  return x;
-}
-
-interface Timed {
-  /** SettleMarket wall time and CPU time of this process (user + system), ms. */
-  ms: number;
-  cpuMs: number;
-  /** SetMarketStatus CLOSED before it (the close releases resting orders), wall ms. */
-  closeMs: number;
-  events: number;
-}
-
-/** Closes then settles `marketId`, timing each command. */
-function settle(x: Exchange, marketId: string, result: string): Timed {
-  const t0 = performance.now();
-  ok(x.apply({ type: 'SetMarketStatus', ts: T0 + 1e9, marketId, status: 'CLOSED' }));
-  const closeMs = performance.now() - t0;
-  const c = process.cpuUsage();
-  const t = performance.now();
-  const r = ok(x.apply({ type: 'SettleMarket', ts: T0 + 1e9 + 1, marketId, result }));
-  const ms = performance.now() - t;
-  const cpu = process.cpuUsage(c);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, closeMs, events: r.ok ? r.events.length : 0 };
-}
-
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+const f1 = (x: number) => x.toFixed(1);
 
-console.log(
-  `parlay settle: ${N} parlays vs ${N} resting orders, ${RUNS} rounds; load ${loadavg()[0]!.toFixed(1)}`,
-);
-const rows: { p: Timed; o: Timed }[] = [];
-for (let round = 1; round <= RUNS; round++) {
-  const tb = performance.now();
-  const xp = withParlays();
-  const parlayBuild = performance.now() - tb;
-  const p = settle(xp, 'M1', 'M1-b');
-  const open = xp.parlays('a0').filter((q) => q.status !== 'SETTLED').length;
+/** Market `id` with outcomes `${id}-a`, `${id}-b` (the history tables want UUIDs: `uuid` maps). */
+const market = (id: string, uuid?: (outcome: string) => string): MarketSpec => ({
+  id,
+  type: 'MONEY',
+  strike: null,
+  description: id,
+  outcomes: [
+    { id: uuid?.(`${id}-a`) ?? `${id}-a`, description: `${id} home` },
+    { id: uuid?.(`${id}-b`) ?? `${id}-b`, description: `${id} away` },
+  ],
+});
+
+/** The catalog (league, teams) and `accounts`, each well funded, as commands without ts. */
+function baseCommands(accounts: string[]): CommandInput[] {
+  const team = (id: string) => ({ id, league: 'NFL', name: id, shortName: id, symbol: id, mascot: id });
+  const cmds: CommandInput[] = [
+    { type: 'CreateLeague', code: 'NFL', name: 'National Football League' },
+    { type: 'CreateTeam', team: team('H') },
+    { type: 'CreateTeam', team: team('A') },
+  ];
+  for (const a of accounts) {
+    cmds.push({ type: 'CreateAccount', accountId: a });
+    for (const currency of ['CASH', 'COIN'] as Currency[])
+      cmds.push({ type: 'Deposit', accountId: a, currency, amount: 1e11 });
+  }
+  return cmds;
+}
+
+/** A game `ev` with two MONEY markets `m1`, `m2` (ids given), open pregame. */
+function gameCommand(
+  ev: string,
+  m1: string,
+  m2: string,
+  scheduledStart: number,
+  uuid?: (outcome: string) => string,
+): CommandInput {
+  return {
+    type: 'CreateEvent',
+    event: {
+      id: ev,
+      type: 'Game',
+      status: 'OPEN_PREGAME',
+      description: 'A @ H',
+      league: 'NFL',
+      scheduledStart,
+    },
+    game: { id: `G-${ev}`, homeTeamId: 'H', awayTeamId: 'A' },
+    markets: [market(m1, uuid), market(m2, uuid)],
+  };
+}
+
+/** Parlay i on legs `leg1`, `leg2` (outcome ids): a request by a taker, a maker's quote, the taker's wager. */
+function parlayCommands(
+  i: number,
+  accounts: string[],
+  leg1: string,
+  leg2: string,
+  expiresAt: number,
+  tag: string,
+): CommandInput[] {
+  const requestId = `${tag}R${i}`;
+  const taker = accounts[i % accounts.length]!;
+  const maker = accounts[(i + 1 + (i % 7)) % accounts.length]!;
+  return [
+    {
+      type: 'ParlayRequest',
+      requestId,
+      accountId: taker,
+      currency: 'CASH',
+      legs: [
+        { outcomeId: leg1, price: 500_000 },
+        { outcomeId: leg2, price: 400_000 },
+      ],
+      refPrice: 220_000,
+      stake: null,
+      expiresAt,
+    },
+    {
+      type: 'ParlayQuote',
+      quoteId: `${tag}q${i}`,
+      requestId,
+      accountId: maker,
+      price: 250_000,
+      maxQty: 100_000,
+      expiresAt,
+    },
+    {
+      type: 'ParlayWager',
+      requestId,
+      accountId: taker,
+      stake: 250_000,
+      maxPrice: 300_000,
+      clientOrderId: null,
+    },
+  ];
+}
+
+// ------------------------------------------------------------------ 1. engine
+
+interface EngineRun {
+  ms: number;
+  cpuMs: number;
+  /** Longest single command (wall), ms, and the most CPU one command took, ms. */
+  maxCmdMs: number;
+  maxCmdCpuMs: number;
+  /** Which command (0 = the SettleMarket) took the most CPU. */
+  maxCmdAt: number;
+  commands: number;
+  events: number;
+}
+
+function engineSettle(bytes: Uint8Array, chunked: boolean): EngineRun {
+  const x = new Exchange();
+  x.restore(bytes);
+  const ts = T0 + 1e9;
+  ok(x.apply({ type: 'SetMarketStatus', ts, marketId: 'M1', status: 'CLOSED' }));
+  gc();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let maxCmdMs = 0;
+  let maxCmdCpuMs = 0;
+  let maxCmdAt = 0;
+  let events = 0;
+  let commands = 0;
+  const run = (c: Command) => {
+    const t = performance.now();
+    const cc = process.cpuUsage();
+    const r = ok(x.apply(c));
+    const cpu = process.cpuUsage(cc);
+    maxCmdMs = Math.max(maxCmdMs, performance.now() - t);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    if (cpuMs > maxCmdCpuMs) {
+      maxCmdCpuMs = cpuMs;
+      maxCmdAt = commands;
+    }
+    events += r.ok ? r.events.length : 0;
+    commands++;
+  };
+  run({
+    type: 'SettleMarket',
+    ts: ts + 1,
+    marketId: 'M1',
+    result: 'M1-b',
+    ...(chunked ? { parlayBudget: CHUNK } : {}),
+  });
+  while (x.parlaySettlementsDue().length > 0)
+    run({ type: 'SettleParlays', ts: ts + 2, marketId: 'M1', max: CHUNK });
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const open = x.parlays('a0', { status: 'OPEN' }).length;
   if (open !== 0) throw new Error(`${open} parlays of a0 left unsettled`);
-  const xo = withOrders();
-  const o = settle(xo, 'M3', 'M3-a');
-  rows.push({ p, o });
-  const f = (t: Timed) =>
-    `settle ${t.ms.toFixed(1)} ms wall, ${t.cpuMs.toFixed(1)} ms CPU (${t.events} events; close ${t.closeMs.toFixed(1)} ms)`;
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, maxCmdMs, maxCmdCpuMs, maxCmdAt, commands, events };
+}
+
+function enginePart(): void {
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => `a${i}`);
+  const tb = performance.now();
+  const x = new Exchange();
+  let ts = T0;
+  for (const c of [...baseCommands(accounts), gameCommand('E1', 'M1', 'M2', T0 + 3_600_000)])
+    ok(x.apply({ ...c, ts } as Command));
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  for (let i = 0; i < N; i++) {
+    ts = T0 + 10 + i;
+    for (const c of parlayCommands(i, accounts, 'M1-a', 'M2-b', ts + 600_000, ''))
+      ok(x.apply({ ...c, ts } as Command));
+  }
+  gc();
+  const perParlay = (process.memoryUsage().heapUsed - heap0) / N;
+  const bytes = x.snapshot();
   console.log(
-    `round ${round}: parlays ${f(p)}, build ${(parlayBuild / 1000).toFixed(1)} s | resting orders ${f(o)} | load ${loadavg()[0]!.toFixed(1)}`,
+    `engine: ${N} open parlays built in ${f1((performance.now() - tb) / 1000)} s; heap ${Math.round(perParlay)} B per open parlay (its request, quote and indexes); snapshot ${(bytes.length / 1e6).toFixed(1)} MB`,
+  );
+  const rows: { one: EngineRun; chunks: EngineRun }[] = [];
+  for (let round = 1; round <= RUNS; round++) {
+    const first = round % 2 === 1;
+    const a = engineSettle(bytes, !first);
+    const b = engineSettle(bytes, first);
+    const row = first ? { one: a, chunks: b } : { one: b, chunks: a };
+    rows.push(row);
+    const f = (r: EngineRun) =>
+      `${f1(r.ms)} ms wall, ${f1(r.cpuMs)} ms CPU, longest command ${f1(r.maxCmdMs)} ms wall / ${f1(r.maxCmdCpuMs)} ms CPU (command #${r.maxCmdAt}; ${r.commands} commands, ${r.events} events)`;
+    console.log(
+      `round ${round}: one command ${f(row.one)} | chunks of ${CHUNK} ${f(row.chunks)} | load ${load()}`,
+    );
+  }
+  const med = (g: (r: { one: EngineRun; chunks: EngineRun }) => number) => f1(median(rows.map(g)));
+  console.table({
+    [`${N} parlays, one SettleMarket (baseline)`]: {
+      wallMs: med((r) => r.one.ms),
+      cpuMs: med((r) => r.one.cpuMs),
+      longestCommandMs: med((r) => r.one.maxCmdMs),
+      longestCommandCpuMs: med((r) => r.one.maxCmdCpuMs),
+    },
+    [`${N} parlays, chunks of ${CHUNK}`]: {
+      wallMs: med((r) => r.chunks.ms),
+      cpuMs: med((r) => r.chunks.cpuMs),
+      longestCommandMs: med((r) => r.chunks.maxCmdMs),
+      longestCommandCpuMs: med((r) => r.chunks.maxCmdCpuMs),
+    },
+  });
+  console.log(
+    `per-round ratio chunks ÷ one command, wall: ${rows.map((r) => (r.chunks.ms / r.one.ms).toFixed(2)).join(', ')}`,
   );
 }
-const med = (g: (r: { p: Timed; o: Timed }) => number) => median(rows.map(g)).toFixed(1);
-console.table({
-  [`${N} parlays, SettleMarket`]: {
-    wallMs: med((r) => r.p.ms),
-    cpuMs: med((r) => r.p.cpuMs),
-    closeMs: med((r) => r.p.closeMs),
-  },
-  [`${N} resting orders, SettleMarket`]: {
-    wallMs: med((r) => r.o.ms),
-    cpuMs: med((r) => r.o.cpuMs),
-    closeMs: med((r) => r.o.closeMs),
-  },
-});
-console.log(
-  `per-round ratio (parlay settle + close) / (orders settle + close), wall: ${rows.map((r) => ((r.p.ms + r.p.closeMs) / (r.o.ms + r.o.closeMs)).toFixed(1)).join(', ')}`,
-);
+
+// ------------------------------------------------------------------ 2. the server, probed
+
+interface Window {
+  /** Each request's wait (due → answered), ms, and when it was due from the window's start. */
+  read: number[];
+  order: number[];
+  readAt: number[];
+  orderAt: number[];
+  errors: number;
+}
+
+/** The worst read wait per 100 ms of the window, by when the read was due (--trace). */
+function trace(w: Window): string {
+  const worst: number[] = [];
+  w.readAt.forEach((at, i) => {
+    const k = Math.floor(at / 100);
+    worst[k] = Math.max(worst[k] ?? 0, w.read[i]!);
+  });
+  return Array.from(worst, (x) => Math.round(x ?? 0)).join(' ');
+}
+interface Settled {
+  /** SettleMarket submitted → no parlay due (every chunk applied), ms. */
+  appliedMs: number;
+  /** The longest synchronous apply of one settling command (engine + the stream's frames), wall
+   * and CPU, ms: how long one chunk holds the event loop. */
+  maxApplyMs: number;
+  maxApplyCpuMs: number;
+  /** → every chunk durable. */
+  durableMs: number;
+  cpuMs: number;
+  chunks: number;
+}
+
+async function serverPart(): Promise<void> {
+  const place = await serverPlace('pglite', {
+    LOG_LEVEL: 'warn',
+    // snapshots are their own stall (bench:snapshot-stall); none falls into a window here
+    SNAPSHOT_EVERY: '1000000000',
+  });
+  const srv: RunningServer = await start(place);
+  const rt = srv.runtime;
+  // Time the synchronous part of each settling command's submit (the sequencer applies it, and the
+  // stream builds its frames, before submit returns its promise).
+  let applies: { ms: number; cpuMs: number }[] = [];
+  const submit = rt.submit.bind(rt);
+  rt.submit = (cmd, seqs) => {
+    if (cmd.type !== 'SettleParlays' && cmd.type !== 'SettleMarket') return submit(cmd, seqs);
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    const r = submit(cmd, seqs);
+    const c = process.cpuUsage(c0);
+    applies.push({ ms: performance.now() - t, cpuMs: (c.user + c.system) / 1000 });
+    return r;
+  };
+  const admin = new Api(srv);
+  admin.token = await admin.tokenFor(ADMIN_ID, ADMIN_SECRET);
+  const accounts = Array.from({ length: ACCOUNTS }, () => rt.newId());
+  const submitAll = async (cmds: CommandInput[]) => {
+    for (let i = 0; i < cmds.length; i += 3_000)
+      for (const r of await rt.submitMany(cmds.slice(i, i + 3_000))) ok(r);
+  };
+  await submitAll(baseCommands(accounts));
+  // the probe's market and account (a client with a token, as any trader)
+  const probeEv = rt.newId();
+  const [p1, p2] = [rt.newId(), rt.newId()];
+  const outcomes = new Map<string, string>();
+  const uuid = (o: string) => {
+    if (!outcomes.has(o)) outcomes.set(o, rt.newId());
+    return outcomes.get(o)!;
+  };
+  await submitAll([gameCommand(probeEv, p1, p2, Date.now() + 86_400_000, uuid)]);
+  const c = await admin.call('POST', '/admin/v1/clients', { name: 'probe' });
+  ok(await rt.submit({ type: 'Deposit', accountId: c.body.accountId, currency: 'CASH', amount: 1e10 }));
+  const token = await admin.tokenFor(c.body.clientId, c.body.clientSecret);
+
+  const probe = fork(new URL('./lib/probe-child.mjs', import.meta.url));
+  const ask = (m: object) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      probe.once('message', (r) => resolve(r as Record<string, unknown>));
+      probe.send(m);
+    });
+  await ask({
+    type: 'config',
+    url: srv.url,
+    token,
+    marketId: p1,
+    outcomeIds: [uuid(`${p1}-a`), uuid(`${p1}-b`)],
+    readLanes: 4,
+    readEveryMs: 20,
+    orderEveryMs: 20,
+  });
+
+  const window = async (during?: () => Promise<Settled>): Promise<{ w: Window; s?: Settled }> => {
+    await ask({ type: 'start' });
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 300));
+    const s = during === undefined ? undefined : await during();
+    const left = WINDOW_MS - (performance.now() - t0);
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
+    const w = (await ask({ type: 'stop' })) as unknown as Window;
+    return s === undefined ? { w } : { w, s };
+  };
+
+  console.log(
+    `server: ${N} open parlays per round, chunk ${CHUNK}, probe: 4 lanes GET book every 20 ms + 1 lane order every 20 ms, window ${WINDOW_MS} ms`,
+  );
+  const rows: { base: Window; settle: Window; s: Settled }[] = [];
+  for (let round = 1; round <= SERVER_RUNS; round++) {
+    const ev = rt.newId();
+    const [m1, m2] = [rt.newId(), rt.newId()];
+    const tb = performance.now();
+    await submitAll([gameCommand(ev, m1, m2, Date.now() + 86_400_000, uuid)]);
+    const cmds: CommandInput[] = [];
+    const expiresAt = Date.now() + 3_600_000;
+    for (let i = 0; i < N; i++)
+      cmds.push(...parlayCommands(i, accounts, uuid(`${m1}-a`), uuid(`${m2}-b`), expiresAt, `${round}:`));
+    await submitAll(cmds);
+    ok(await rt.submit({ type: 'SetMarketStatus', marketId: m1, status: 'CLOSED' }));
+    await rt.projector.drain();
+    const buildS = (performance.now() - tb) / 1000;
+    gc();
+    const settle = async (): Promise<Settled> => {
+      const c0 = process.cpuUsage();
+      applies = [];
+      const seq0 = rt.sequencer.appliedSeq;
+      const t0 = performance.now();
+      const done = rt.submit({ type: 'SettleMarket', marketId: m1, result: uuid(`${m1}-b`) });
+      while (rt.reader().parlaySettlementsDue().length > 0) await new Promise((r) => setImmediate(r));
+      const appliedMs = performance.now() - t0;
+      const open = rt.reader().parlays(accounts[0]!, { status: 'OPEN' }).length;
+      if (open !== 0) throw new Error(`${open} parlays left open after the settlement`);
+      ok(await done);
+      await rt.sequencer.flush();
+      const durableMs = performance.now() - t0;
+      const cpu = process.cpuUsage(c0);
+      return {
+        appliedMs,
+        maxApplyMs: Math.max(...applies.map((a) => a.ms)),
+        maxApplyCpuMs: Math.max(...applies.map((a) => a.cpuMs)),
+        durableMs,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        chunks: rt.sequencer.appliedSeq - seq0,
+      };
+    };
+    let base: Window;
+    let set: { w: Window; s?: Settled };
+    if (round % 2 === 1) {
+      base = (await window()).w;
+      set = await window(settle);
+    } else {
+      set = await window(settle);
+      base = (await window()).w;
+    }
+    const s = set.s!;
+    rows.push({ base, settle: set.w, s });
+    if (process.argv.includes('--trace'))
+      console.log(`worst read wait per 100 ms, settlement window: ${trace(set.w)}`);
+    const f = (w: Window) =>
+      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms, order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
+    console.log(
+      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
+    );
+  }
+  const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));
+  console.table({
+    'settlement window': {
+      settleAppliedMs: med((r) => r.s.appliedMs),
+      settleDurableMs: med((r) => r.s.durableMs),
+      cpuMs: med((r) => r.s.cpuMs),
+      longestChunkCpuMs: med((r) => r.s.maxApplyCpuMs),
+      readMaxMs: med((r) => Math.max(...r.settle.read)),
+      readP99Ms: med((r) => pct(r.settle.read, 99)),
+      orderMaxMs: med((r) => Math.max(...r.settle.order)),
+      orderP99Ms: med((r) => pct(r.settle.order, 99)),
+    },
+    'baseline window (no settlement)': {
+      readMaxMs: med((r) => Math.max(...r.base.read)),
+      readP99Ms: med((r) => pct(r.base.read, 99)),
+      orderMaxMs: med((r) => Math.max(...r.base.order)),
+      orderP99Ms: med((r) => pct(r.base.order, 99)),
+    },
+  });
+  console.log(
+    `per-round ratio of max wait, settlement ÷ baseline (read, order): ${rows
+      .map(
+        (r) =>
+          `${(Math.max(...r.settle.read) / Math.max(...r.base.read)).toFixed(1)}/${(Math.max(...r.settle.order) / Math.max(...r.base.order)).toFixed(1)}`,
+      )
+      .join(', ')}`,
+  );
+  const exited = new Promise((r) => probe.once('exit', r));
+  probe.send({ type: 'exit' });
+  await exited;
+  await srv.close();
+  await place.destroy();
+}
+
+console.log(`parlay settle: ${N} parlays; load ${load()}`);
+if (RUNS > 0) enginePart();
+if (SERVER_RUNS > 0) await serverPart();
