@@ -18,7 +18,9 @@
 //    wait and the settlement's wall (SettleMarket submitted → no parlay due) and process CPU.
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
-//     [--server-runs 3] [--chunk 2000] [--window-ms 3000]
+//     [--server-runs 3] [--chunk 2000] [--window-ms 3000] [--trace]
+//   --chunk sets the engine half's chunk; the server settles in the runtime's PARLAY_SETTLE_CHUNK.
+//   --trace prints the worst read wait per 100 ms of each settlement window.
 
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -365,7 +367,7 @@ async function serverPart(): Promise<void> {
   };
 
   console.log(
-    `server: ${N} open parlays per round, chunk ${CHUNK}, probe: 4 lanes GET book every 20 ms + 1 lane order every 20 ms, window ${WINDOW_MS} ms`,
+    `server: ${N} open parlays per round, chunk ${PARLAY_SETTLE_CHUNK}, probe: 4 lanes GET book every 20 ms + 1 lane order every 20 ms, window ${WINDOW_MS} ms`,
   );
   const rows: { base: Window; settle: Window; s: Settled }[] = [];
   for (let round = 1; round <= SERVER_RUNS; round++) {
