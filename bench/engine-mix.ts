@@ -5,7 +5,7 @@
 // CancelOrder and a new PlaceOrder (two commands). Rounds interleave the two.
 //
 //   node --expose-gc --import tsx bench/engine-mix.ts [--ops 1000000] [--runs 3] [--rates 250000,500000,1000000]
-//        [--before <checkout>]
+//        [--before <checkout> [--ab-only]]
 //
 // 1. Throughput: the whole pre-built stream back to back; operations/s (a move counts once) and
 //    commands/s.
@@ -17,11 +17,18 @@
 // are really resting), then replayed into a fresh exchange restored from the same setup snapshot.
 // `--before <checkout>`: the amend stream also runs through that checkout's engine in the same
 // rounds (its src/exchange/exchange.ts, as bench/engine-ab.ts loads it), and each round prints
-// this tree ÷ that engine.
+// this tree ÷ that engine; then both engines take the amend stream in lockstep, 1,000 operations
+// at a time, the one going first alternating, CPU time per engine (bench/engine-ab.ts --lockstep:
+// load that changes within a run hits both alike), the median of per-round ratios. The lockstep
+// runs in a child process (bench/lib/engine-mix-lockstep.ts) that reads the stream from a file and
+// loads both engines alike, neither having run anything else (in this process, two identical
+// engines differed by 1.1–1.4×).
 
-import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICKS } from '../src/exchange/ticks.ts';
 import type { Command } from '../src/exchange/types.ts';
@@ -40,6 +47,8 @@ const A_TOP = 119;
 const B_TOP = 158;
 const gc = (globalThis as { gc?: () => void }).gc;
 const beforeDir = arg('before');
+/** `--ab-only`: with --before, only the lockstep A/B (no throughput table, no latency runs). */
+const AB_ONLY = beforeDir !== undefined && process.argv.includes('--ab-only');
 const Before =
   beforeDir === undefined
     ? undefined
@@ -278,7 +287,7 @@ console.log('\n| round | variant | events | operations/s | commands/s | vs basel
 console.log('|---:|---|---|---:|---:|---:|');
 const tp: Record<string, number[]> = {};
 const ratio: Record<string, number[]> = {};
-for (let round = 0; round < RUNS; round++) {
+for (let round = 0; round < (AB_ONLY ? 0 : RUNS); round++) {
   for (const events of [true, false]) {
     let base = 0;
     const rates: number[] = [];
@@ -315,9 +324,34 @@ for (const [events, xs] of Object.entries(vsBefore)) {
     `\nthis tree ÷ ${beforeDir}, amends, events ${events === 'true' ? 'on' : 'off'}: per round ${xs.map((x) => x.toFixed(3)).join(' ')}, median ${median(xs).toFixed(3)}`,
   );
 }
+if (Before !== undefined) {
+  console.log(`\nLockstep A/B of the amend stream, this tree ÷ ${beforeDir} (CPU time, lower is faster)\n`);
+  console.log(
+    '| events | this tree median CPU ms | before median CPU ms | median ratio of pairs of rounds | per pair | per round |',
+  );
+  console.log('|---|---:|---:|---:|---|---|');
+  // `--stream-file <path>`: kept there, to run the lockstep script again on the same stream
+  const keep = arg('stream-file');
+  const dir = keep === undefined ? mkdtempSync(join(tmpdir(), 'engine-mix-')) : undefined;
+  const file = keep ?? join(dir!, 'stream.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ snap: Buffer.from(snap).toString('base64'), warm: amends.warm, ops: amends.ops }),
+  );
+  const lockstepScript = fileURLToPath(new URL('./lib/engine-mix-lockstep.ts', import.meta.url));
+  const here = fileURLToPath(new URL('..', import.meta.url));
+  const args = ['--after', here, '--before', beforeDir!, '--file', file, '--runs', String(RUNS)];
+  const r = spawnSync(process.execPath, [...process.execArgv, lockstepScript, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (dir !== undefined) rmSync(dir, { recursive: true });
+  if (r.status !== 0) throw new Error('lockstep child failed');
+  process.stdout.write(r.stdout);
+}
 console.log('\nLatency per operation at fixed offered rates, events on (µs, completion − due time)\n');
 console.log('| rate (ops/s) | variant | p50 | p99 | p99.99 | max |\n|---:|---|---:|---:|---:|---:|');
-for (const rate of RATES) {
+for (const rate of AB_ONLY ? [] : RATES) {
   for (const v of variants.slice(0, 2)) {
     const l = latency(snap, v.warm, v.ops.slice(0, Math.min(v.ops.length, rate * 2)), rate);
     console.log(
