@@ -39,6 +39,7 @@ import {
   type ExchangeState,
   type MarketState,
   ok,
+  ownAccount,
   WALLET_RESERVED,
   WALLET_SLOTS,
 } from './state.ts';
@@ -104,12 +105,19 @@ export function liftOff(s: ExchangeState, h: number): void {
 
 export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
-  const accountIndex = accountOf(s, c);
-  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
-  if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
   const pool = s.pool;
-  const h = s.orderIdx.get(c.orderId);
-  if (h < 0 || pool.i32[h * IW + I_ACCOUNT] !== accountIndex) return reject('ORDER_NOT_FOUND');
+  // The order first (cancels.ts cancelOrder): the same answers as account, then order
+  const found = c.ah === undefined && isStr(c.orderId) ? s.orderIdx.get(c.orderId) : -2;
+  let h = found;
+  let accountIndex = found >= 0 ? ownAccount(s, c, found) : -1;
+  if (accountIndex < 0) {
+    const byId = accountOf(s, c);
+    if (byId === undefined) return reject('ACCOUNT_NOT_FOUND');
+    if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
+    if (found === -2) h = s.orderIdx.get(c.orderId);
+    if (h < 0 || pool.i32[h * IW + I_ACCOUNT] !== byId) return reject('ORDER_NOT_FOUND');
+    accountIndex = byId;
+  }
   if (c.price === undefined && c.qty === undefined)
     return reject('VALIDATION_FAILED', 'amend needs price or qty');
   const oldTick = TICKS[pool.i32[h * IW + I_LEVEL]!]!;
