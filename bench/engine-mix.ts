@@ -5,6 +5,7 @@
 // CancelOrder and a new PlaceOrder (two commands). Rounds interleave the two.
 //
 //   node --expose-gc --import tsx bench/engine-mix.ts [--ops 1000000] [--runs 3] [--rates 250000,500000,1000000]
+//        [--before <checkout> [--ab-only]]
 //
 // 1. Throughput: the whole pre-built stream back to back; operations/s (a move counts once) and
 //    commands/s.
@@ -14,13 +15,25 @@
 //    it. p50 / p99 / p99.99 per rate; performance.now() around each (≈ 30–50 ns of its own).
 // Streams are built before timing on a shadow exchange (so cancels and moves aim at orders that
 // are really resting), then replayed into a fresh exchange restored from the same setup snapshot.
+// `--before <checkout>`: the amend stream also runs through that checkout's engine in the same
+// rounds (its src/exchange/exchange.ts, as bench/engine-ab.ts loads it), and each round prints
+// this tree ÷ that engine; then both engines take the amend stream in lockstep, 1,000 operations
+// at a time, the one going first alternating, CPU time per engine (bench/engine-ab.ts --lockstep:
+// load that changes within a run hits both alike), the median of per-round ratios. The lockstep
+// runs in a child process (bench/lib/engine-mix-lockstep.ts) that reads the stream from a file and
+// loads both engines alike, neither having run anything else (in this process, two identical
+// engines differed by 1.1–1.4×).
 
-import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICKS } from '../src/exchange/ticks.ts';
 import type { Command } from '../src/exchange/types.ts';
 import { rng } from '../test/helpers/prng.ts';
-import { numArg } from './lib/args.ts';
+import { arg, numArg } from './lib/args.ts';
 
 const OPS = numArg('ops', 1_000_000);
 const RUNS = numArg('runs', 3);
@@ -33,6 +46,17 @@ const RESTING = 1_000;
 const A_TOP = 119;
 const B_TOP = 158;
 const gc = (globalThis as { gc?: () => void }).gc;
+const beforeDir = arg('before');
+/** `--ab-only`: with --before, only the lockstep A/B (no throughput table, no latency runs). */
+const AB_ONLY = beforeDir !== undefined && process.argv.includes('--ab-only');
+const Before =
+  beforeDir === undefined
+    ? undefined
+    : (
+        (await import(pathToFileURL(join(resolve(beforeDir), 'src/exchange/exchange.ts')).href)) as {
+          Exchange: typeof Exchange;
+        }
+      ).Exchange;
 const uuid = (i: number) =>
   Buffer.from(`0190f000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`, 'latin1').toString('latin1');
 
@@ -71,7 +95,9 @@ function setupState(): Uint8Array {
   });
   for (let a = 0; a < ACCOUNTS; a++) {
     ok({ type: 'CreateAccount', ts, accountId: `acct-${a}` });
-    ok({ type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'CASH', amount: 1e15 });
+    // 1e12 each: the currency's money in the exchange stays under MAX_MONEY (units.ts), and no
+    // account runs short (an order reserves at most 0.6 × 6,000 MCU = 3.6e6)
+    ok({ type: 'Deposit', ts, accountId: `acct-${a}`, currency: 'CASH', amount: 1e12 });
   }
   return x.snapshot();
 }
@@ -181,8 +207,8 @@ function buildStream(snap: Uint8Array, amend: boolean): { warm: Command[]; ops: 
   return { warm, ops, restingAtEnd: x.restingCount };
 }
 
-function fresh(snap: Uint8Array, warm: Command[], events: boolean): Exchange {
-  const x = new Exchange({ events });
+function fresh(snap: Uint8Array, warm: Command[], events: boolean, Ctor = Exchange): Exchange {
+  const x = new Ctor({ events });
   x.restore(snap);
   for (const c of warm) x.apply(structuredClone(c));
   return x;
@@ -196,8 +222,9 @@ function throughput(
   warm: Command[],
   ops: Op[],
   events: boolean,
+  Ctor = Exchange,
 ): { opsPerSec: number; cmdsPerSec: number } {
-  const x = fresh(snap, warm, events);
+  const x = fresh(snap, warm, events, Ctor);
   const todo = cloneOps(ops);
   gc?.();
   let cmds = 0;
@@ -237,10 +264,16 @@ function latency(
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const snap = setupState();
+const amends = buildStream(snap, true);
 const variants = [
-  { label: 'moves as CancelOrder + PlaceOrder (baseline)', ...buildStream(snap, false) },
-  { label: 'moves as AmendOrder', ...buildStream(snap, true) },
+  { label: 'moves as CancelOrder + PlaceOrder (baseline)', Ctor: Exchange, ...buildStream(snap, false) },
+  { label: 'moves as AmendOrder', Ctor: Exchange, ...amends },
+  ...(Before === undefined
+    ? []
+    : [{ label: `moves as AmendOrder, engine of ${beforeDir}`, Ctor: Before, ...amends }]),
 ];
+/** Per round and events mode: this tree's amend stream ÷ the --before engine's (operations/s). */
+const vsBefore: Record<string, number[]> = {};
 console.log(
   `\nexchange-core mix (9 % GTC, 3 % IOC, 6 % cancel, 82 % move), ${OPS} operations, ${RESTING} resting at start, ${RUNS} rounds`,
 );
@@ -254,11 +287,17 @@ console.log('\n| round | variant | events | operations/s | commands/s | vs basel
 console.log('|---:|---|---|---:|---:|---:|');
 const tp: Record<string, number[]> = {};
 const ratio: Record<string, number[]> = {};
-for (let round = 0; round < RUNS; round++) {
+for (let round = 0; round < (AB_ONLY ? 0 : RUNS); round++) {
   for (const events of [true, false]) {
     let base = 0;
-    variants.forEach((v, i) => {
-      const r = throughput(snap, v.warm, v.ops, events);
+    const rates: number[] = [];
+    // the baseline first; this tree's amends and the --before engine's alternate which goes first
+    const order = round % 2 === 0 ? [0, 1, 2] : [0, 2, 1];
+    for (const i of order) {
+      const v = variants[i];
+      if (v === undefined) continue;
+      const r = throughput(snap, v.warm, v.ops, events, v.Ctor);
+      rates[i] = r.opsPerSec;
       const key = `${v.label}|${events}`;
       tp[key] = [...(tp[key] ?? []), r.opsPerSec];
       if (i === 0) base = r.opsPerSec;
@@ -266,7 +305,9 @@ for (let round = 0; round < RUNS; round++) {
       console.log(
         `| ${round + 1} | ${v.label} | ${events ? 'on' : 'off'} | ${Math.round(r.opsPerSec)} | ${Math.round(r.cmdsPerSec)} | ${i === 0 ? '—' : (r.opsPerSec / base).toFixed(2)} |`,
       );
-    });
+    }
+    if (rates[2] !== undefined)
+      vsBefore[String(events)] = [...(vsBefore[String(events)] ?? []), rates[1]! / rates[2]];
   }
 }
 console.log(
@@ -278,10 +319,40 @@ for (const [key, xs] of Object.entries(tp)) {
     `| ${label} | ${events === 'true' ? 'on' : 'off'} | ${Math.round(median(xs))} | ${ratio[key] ? median(ratio[key]!).toFixed(2) : '—'} |`,
   );
 }
+for (const [events, xs] of Object.entries(vsBefore)) {
+  console.log(
+    `\nthis tree ÷ ${beforeDir}, amends, events ${events === 'true' ? 'on' : 'off'}: per round ${xs.map((x) => x.toFixed(3)).join(' ')}, median ${median(xs).toFixed(3)}`,
+  );
+}
+if (Before !== undefined) {
+  console.log(`\nLockstep A/B of the amend stream, this tree ÷ ${beforeDir} (CPU time, lower is faster)\n`);
+  console.log(
+    '| events | this tree median CPU ms | before median CPU ms | median ratio of pairs of rounds | per pair | per round |',
+  );
+  console.log('|---|---:|---:|---:|---|---|');
+  // `--stream-file <path>`: kept there, to run the lockstep script again on the same stream
+  const keep = arg('stream-file');
+  const dir = keep === undefined ? mkdtempSync(join(tmpdir(), 'engine-mix-')) : undefined;
+  const file = keep ?? join(dir!, 'stream.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ snap: Buffer.from(snap).toString('base64'), warm: amends.warm, ops: amends.ops }),
+  );
+  const lockstepScript = fileURLToPath(new URL('./lib/engine-mix-lockstep.ts', import.meta.url));
+  const here = fileURLToPath(new URL('..', import.meta.url));
+  const args = ['--after', here, '--before', beforeDir!, '--file', file, '--runs', String(RUNS)];
+  const r = spawnSync(process.execPath, [...process.execArgv, lockstepScript, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (dir !== undefined) rmSync(dir, { recursive: true });
+  if (r.status !== 0) throw new Error('lockstep child failed');
+  process.stdout.write(r.stdout);
+}
 console.log('\nLatency per operation at fixed offered rates, events on (µs, completion − due time)\n');
 console.log('| rate (ops/s) | variant | p50 | p99 | p99.99 | max |\n|---:|---|---:|---:|---:|---:|');
-for (const rate of RATES) {
-  for (const v of variants) {
+for (const rate of AB_ONLY ? [] : RATES) {
+  for (const v of variants.slice(0, 2)) {
     const l = latency(snap, v.warm, v.ops.slice(0, Math.min(v.ops.length, rate * 2)), rate);
     console.log(
       `| ${rate} | ${v.label} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.p9999.toFixed(1)} | ${l.max.toFixed(0)} |`,

@@ -25,12 +25,13 @@ import {
   I_PREV,
   I_SIDE,
   I_TIF,
+  ID_STR,
   IW,
   NIL,
   TIF_MASK,
 } from './order-pool.ts';
 import { orderRecord } from './records.ts';
-import { book, link, unlink } from './resting-orders.ts';
+import { book, link, requeue, unlink } from './resting-orders.ts';
 import {
   type Account,
   accountOf,
@@ -38,6 +39,7 @@ import {
   type ExchangeState,
   type MarketState,
   ok,
+  ownAccount,
   WALLET_RESERVED,
   WALLET_SLOTS,
 } from './state.ts';
@@ -103,12 +105,19 @@ export function liftOff(s: ExchangeState, h: number): void {
 
 export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
-  const accountIndex = accountOf(s, c);
-  if (accountIndex === undefined) return reject('ACCOUNT_NOT_FOUND');
-  if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
   const pool = s.pool;
-  const h = s.orderIdx.get(c.orderId);
-  if (h < 0 || pool.i32[h * IW + I_ACCOUNT] !== accountIndex) return reject('ORDER_NOT_FOUND');
+  // The order first (cancels.ts cancelOrder): the same answers as account, then order
+  const found = c.ah === undefined && isStr(c.orderId) ? s.orderIdx.get(c.orderId) : -2;
+  let h = found;
+  let accountIndex = found >= 0 ? ownAccount(s, c, found) : -1;
+  if (accountIndex < 0) {
+    const byId = accountOf(s, c);
+    if (byId === undefined) return reject('ACCOUNT_NOT_FOUND');
+    if (!isStr(c.orderId)) return reject('VALIDATION_FAILED', 'orderId required');
+    if (found === -2) h = s.orderIdx.get(c.orderId);
+    if (h < 0 || pool.i32[h * IW + I_ACCOUNT] !== byId) return reject('ORDER_NOT_FOUND');
+    accountIndex = byId;
+  }
   if (c.price === undefined && c.qty === undefined)
     return reject('VALIDATION_FAILED', 'amend needs price or qty');
   const oldTick = TICKS[pool.i32[h * IW + I_LEVEL]!]!;
@@ -147,37 +156,25 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
 
   // ---- accepted: lift the order off and enter it again under its id
   const a = s.accounts[accountIndex]!;
-  const createdAt = pool.f64[h * FW + F_CREATED_AT]!;
   const filled = pool.f64[h * FW + F_ORIGINAL_QTY]! - oldQty;
-  const flags = pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null;
   const clientOrderId = pool.clientOrderId.size > 0 ? (pool.clientOrderId.get(h) ?? null) : null;
-  const tifCode = pool.i32[h * IW + I_TIF]! & TIF_MASK;
-  liftOff(s, h);
-  if (clientOrderId !== null) a.clientOrders.delete(clientOrderId); // mapped again below
   if (bestOpp < 0 || TICKS[bestOpp]! < ONE - price) {
     // Crosses nothing: it rests at the back of its new level, as placeOrder would leave it (the same
-    // state, without building a command and parsing the id again).
-    if (clientOrderId !== null) a.clientOrders.set(clientOrderId, c.orderId);
-    const h2 = rest(
-      s,
-      a,
-      bookIndex,
-      side,
-      tifCode,
-      TICK_INDEX[price]!,
-      qty,
-      filled + qty,
-      createdAt,
-      c.ts,
-      expiresAt,
-      flags,
-      clientOrderId,
-      c.orderId,
-    );
+    // state, without building a command and parsing the id again), keeping its handle.
+    if (clientOrderId !== null) {
+      // deleted and set again, as a new placement maps it: the map's order is the snapshot's
+      a.clientOrders.delete(clientOrderId);
+      a.clientOrders.set(clientOrderId, c.orderId);
+    }
+    move(s, h, a, bookIndex, TICK_INDEX[price]!, qty, filled + qty, c.ts);
     if (s.emitEvents)
-      s.ev.push({ kind: 'OrderAmended', order: orderRecord(s, h2, 'RESTING', c.orderId), requeued: true });
+      s.ev.push({ kind: 'OrderAmended', order: orderRecord(s, h, 'RESTING', c.orderId), requeued: true });
     return ok(s);
   }
+  const createdAt = pool.f64[h * FW + F_CREATED_AT]!;
+  const flags = pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null;
+  liftOff(s, h);
+  if (clientOrderId !== null) a.clientOrders.delete(clientOrderId); // mapped again by placeOrder
   const evStart = s.ev.length;
   const r = placeOrder(s, {
     type: 'PlaceOrder',
@@ -245,6 +242,48 @@ export function queuePosition(
     qtyAhead += pool.f64[p * FW + F_QTY]!;
   }
   return { ordersAhead, qtyAhead };
+}
+
+/**
+ * Re-queues resting order `h` of account `a` at tick index `level` with `qty` (the caller checked
+ * funds and that it crosses nothing): the state `liftOff` then `rest` would leave — the same handle
+ * (the free list hands it straight back), reservation, acceptance number, expiry entry, the
+ * PROTECTED bit dropped — moved in place, keeping its id-index entry (resting-orders.ts `requeue`).
+ */
+function move(
+  s: ExchangeState,
+  h: number,
+  a: Account,
+  bookIndex: number,
+  level: number,
+  qty: number,
+  originalQty: number,
+  ts: number,
+): void {
+  const pool = s.pool;
+  const currencyIndex = bookIndex & 1;
+  const moneyPerTick = MONEY_PER_TICK_MCU[currencyIndex]!;
+  const oldQty = pool.f64[h * FW + F_QTY]!;
+  const release = TICKS[pool.i32[h * IW + I_LEVEL]!]! * oldQty * moneyPerTick;
+  const cost = TICKS[level]! * qty * moneyPerTick;
+  const available = a.idx * WALLET_SLOTS + currencyIndex;
+  // liftOff's release, then rest's reservation (integers: exact in either order)
+  s.wallets[available + WALLET_RESERVED]! -= release;
+  s.wallets[available]! += release;
+  s.wallets[available]! -= cost;
+  s.wallets[available + WALLET_RESERVED]! += cost;
+  const seqNo = s.orderSeq++;
+  pool.i32[h * IW + I_TIF]! &= TIF_MASK | ID_STR;
+  pool.f64[h * FW + F_QTY] = qty;
+  pool.f64[h * FW + F_ORIGINAL_QTY] = originalQty;
+  pool.f64[h * FW + F_UPDATED_AT] = ts;
+  pool.f64[h * FW + F_SEQ_NO] = seqNo;
+  requeue(s, h, s.books[bookIndex]!, oldQty, level);
+  // the entry under the old acceptance number goes stale (expire checks F_SEQ_NO); live count as is
+  const expiresAt = pool.f64[h * FW + F_EXPIRES_AT]!;
+  if (expiresAt >= 0) s.expiries.push(expiresAt, seqNo, h);
+  touchWallet(s, a, currencyIndex);
+  touchBook(s, bookIndex);
 }
 
 /** Rests a new order at the back of its level, reserving its cost (the caller checked funds). */

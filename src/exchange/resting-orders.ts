@@ -142,6 +142,33 @@ export function link(s: ExchangeState, h: number, b: Book, a: Account): void {
  * caller's). */
 export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void {
   const pool = s.pool;
+  unqueue(s, h, b, slot);
+  unlistAccount(s, h);
+  if (pool.f64[h * FW + F_EXPIRES_AT]! >= 0) s.gttLive--;
+  s.orderIdx.deleteHashed(pool.i32[h * IW + I_HASH]!, h);
+  pool.release(h);
+}
+
+/**
+ * Moves resting order `h` (its quantity already set to what it will rest with, `oldQty` what its
+ * level held of it) to the back of tick index `level` on its side and to the tail of its
+ * account's list, keeping its handle, id and id-index entry: what `unlink` then `link` of a freshly
+ * allocated handle leave (the free list hands the same handle straight back), without the id index
+ * delete, parse and insert in between. A re-queue of an amend (amend.ts) that crosses nothing.
+ */
+export function requeue(s: ExchangeState, h: number, b: Book, oldQty: number, level: number): void {
+  const pool = s.pool;
+  const slot = b.base[pool.i32[h * IW + I_SIDE]!]! + pool.i32[h * IW + I_LEVEL]!;
+  b.qty[slot]! -= oldQty;
+  unqueue(s, h, b, slot);
+  const a = unlistAccount(s, h);
+  pool.i32[h * IW + I_LEVEL] = level;
+  link(s, h, b, a);
+}
+
+/** Takes `h` out of its level's queue (slot `slot`), moving the side's best when the level empties. */
+function unqueue(s: ExchangeState, h: number, b: Book, slot: number): void {
+  const pool = s.pool;
   const p = pool.i32[h * IW + I_PREV]!;
   const n = pool.i32[h * IW + I_NEXT]!;
   if (p === NIL) b.head[slot] = n;
@@ -159,6 +186,11 @@ export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void
       b.best[side] = level < lo ? -1 : level;
     }
   }
+}
+
+/** Takes `h` out of its account's open-order list; returns the account. */
+function unlistAccount(s: ExchangeState, h: number): Account {
+  const pool = s.pool;
   const a = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!;
   const ap = pool.i32[h * IW + I_APREV]!;
   const an = pool.i32[h * IW + I_ANEXT]!;
@@ -166,10 +198,7 @@ export function unlink(s: ExchangeState, h: number, b: Book, slot: number): void
   else pool.i32[ap * IW + I_ANEXT] = an;
   if (an === NIL) a.tail = ap;
   else pool.i32[an * IW + I_APREV] = ap;
-
-  if (pool.f64[h * FW + F_EXPIRES_AT]! >= 0) s.gttLive--;
-  s.orderIdx.deleteHashed(pool.i32[h * IW + I_HASH]!, h);
-  pool.release(h);
+  return a;
 }
 
 /** Cancels a resting order: releases its collateral, emits OrderCanceled, frees the handle. */

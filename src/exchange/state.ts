@@ -12,7 +12,7 @@
 
 import { ExpiryHeap } from './expiry-heap.ts';
 import { IdIndex } from './id-index.ts';
-import { OrderPool } from './order-pool.ts';
+import { I_ACCOUNT, IW, OrderPool } from './order-pool.ts';
 import { ParlayState } from './parlay-state.ts';
 import type {
   Command,
@@ -212,6 +212,18 @@ export function accountOf(s: ExchangeState, c: { accountId: Id; ah?: number }): 
   }
   const accountIndex = s.accountIdx.get(c.accountId);
   if (accountIndex !== undefined && s.recordHandles) c.ah = accountIndex;
+  return accountIndex;
+}
+
+/**
+ * The account index of resting order `h` when its account's id is the command's `accountId` (one
+ * string comparison, where accountOf hashes the id and probes the account map), recorded in `c.ah`
+ * as accountOf would; -1 when it is another account's. Cancels and amends find the order first.
+ */
+export function ownAccount(s: ExchangeState, c: { accountId: Id; ah?: number }, h: number): number {
+  const accountIndex = s.pool.i32[h * IW + I_ACCOUNT]!;
+  if (s.accounts[accountIndex]!.id !== c.accountId) return -1;
+  if (s.recordHandles) c.ah = accountIndex;
   return accountIndex;
 }
 
