@@ -70,7 +70,7 @@ function SignIn() {
     <form class="signin" onSubmit={submit}>
       <p class="hint">
         Sign in with a client id and secret (an operator creates them:{' '}
-        <code>npx tickbook clients create</code>). The token stays in this tab's memory.
+        <code>node bin/tickbook.js clients create</code>). The token stays in this tab's memory.
       </p>
       <label>
         Client id
