@@ -33,23 +33,26 @@ export function EventPage({ eventId }: { eventId: string }) {
   const feed = useRef<EventFeed | undefined>(undefined);
 
   useEffect(() => {
-    // A book change renders at once when the page has not rendered one within the last frame;
-    // changes that come faster wait for the next animation frame and render once, with the latest
-    // books (the screen could not show the ones between).
+    // A book change renders at once when the page has not rendered one within the last frame's
+    // time; changes that come faster wait out the rest of it and render once, with the latest
+    // books (a screen could not show the ones between). A timer, not requestAnimationFrame: under
+    // load Chromium may hold animation frames back for seconds while it paints, and the page must
+    // not hold the books back with them.
     let latest: { markets: MarketWire[]; receivedAt: number } | undefined;
-    let queued = 0;
+    let queued: ReturnType<typeof setTimeout> | undefined;
     let rendered = -Infinity;
     const show = () => {
-      queued = 0;
+      queued = undefined;
       rendered = performance.now();
       if (latest !== undefined) setShown(latest);
     };
     const f = new EventFeed(eventId, 'CASH', {
       markets: (m, at) => {
         latest = { markets: m, receivedAt: at };
-        if (queued !== 0) return;
-        if (performance.now() - rendered >= FRAME_MS) show();
-        else queued = requestAnimationFrame(show);
+        if (queued !== undefined) return;
+        const since = performance.now() - rendered;
+        if (since >= FRAME_MS) show();
+        else queued = setTimeout(show, FRAME_MS - since);
       },
       event: setEvent,
       locks: setLocks,
@@ -63,7 +66,7 @@ export function EventPage({ eventId }: { eventId: string }) {
     return () => {
       off();
       f.stop();
-      cancelAnimationFrame(queued);
+      clearTimeout(queued);
     };
   }, [eventId]);
 
