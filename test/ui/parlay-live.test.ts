@@ -88,6 +88,9 @@ class FakeStream implements PrivateStream {
   }
 }
 
+/** A read that fails the test. */
+const noError = (e: unknown): void => assert.fail(String(e));
+
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** A REST read the test answers by hand, counting the calls. */
@@ -182,7 +185,7 @@ describe('RequestWatch: quotes from the stream', () => {
       request(),
       stream,
       (r) => shown.push(r),
-      assert.fail,
+      noError,
       read,
       () => T0,
     );
@@ -222,7 +225,7 @@ describe('RequestWatch: quotes from the stream', () => {
       request(),
       stream,
       () => {},
-      assert.fail,
+      noError,
       read,
       () => now,
     );
@@ -246,7 +249,7 @@ describe('RequestWatch: quotes from the stream', () => {
       request({ expiresAt: iso(Date.now() + 60_000) }),
       stream,
       () => {},
-      assert.fail,
+      noError,
       read,
       Date.now,
       20,
@@ -278,7 +281,7 @@ describe('ParlaysWatch: My parlays from parlayFill and parlayUpdate', () => {
     const stream = new FakeStream();
     const { calls, read } = manual<ParlayWire[]>();
     const shown: ParlayWire[][] = [];
-    const w = new ParlaysWatch('', stream, (l) => shown.push(l), assert.fail, read);
+    const w = new ParlaysWatch('', stream, (l) => shown.push(l), noError, read);
     assert.equal(calls.length, 1, 'the load on open');
     calls[0]!.resolve([parlay('p0')]);
     await tick();
@@ -312,7 +315,7 @@ describe('ParlaysWatch: My parlays from parlayFill and parlayUpdate', () => {
     const stream = new FakeStream();
     const { calls, read } = manual<ParlayWire[]>();
     const shown: ParlayWire[][] = [];
-    const w = new ParlaysWatch('', stream, (l) => shown.push(l), assert.fail, read);
+    const w = new ParlaysWatch('', stream, (l) => shown.push(l), noError, read);
     calls[0]!.resolve([]);
     await tick();
     stream.send({ event: 'resync_required', data: { channel: 'private', fromSeq: 12 } });
