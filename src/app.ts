@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { Scope } from './auth/scopes.ts';
+import { bearerScheme, type Scope } from './auth/scopes.ts';
 import type { Config } from './config.ts';
 import { AccessLog, type AccessLogMode } from './http/access-log.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -135,12 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ],
       components: {
         securitySchemes: {
-          bearer: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: 'JWT',
-            description: 'Paste an access token',
-          },
+          bearer: bearerScheme('Paste an access token'),
           [SECURITY_OAUTH2]: {
             type: 'oauth2',
             // Only the scopes a trader client can hold are offered: ticking one the client lacks

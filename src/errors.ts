@@ -4,6 +4,7 @@
 // OAuth endpoints use RFC 6749 §5.2 bodies instead; see src/auth/oauth-errors.ts.
 
 import { STATUS_CODES } from 'node:http';
+import type { FromSchema } from 'json-schema-to-ts';
 
 export const ErrorCodes = {
   // generic HTTP
@@ -97,13 +98,25 @@ export class ApiError extends Error {
   }
 }
 
-export interface ErrorEnvelope {
-  statusCode: number;
-  error: string;
-  message: string;
-  code: string;
-  details?: unknown;
-}
+/**
+ * The one error envelope, declared once as the schema the routes answer with (and the OpenAPI
+ * document shows, src/http/schemas/common.ts); its type is derived from it. `details` is any JSON.
+ */
+export const errorEnvelope = {
+  type: 'object',
+  description: 'Error envelope (docs/http.md "Validation and errors")',
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string', description: 'Stable machine code (src/errors.ts)' },
+    details: {},
+  },
+  required: ['statusCode', 'error', 'message', 'code'],
+  additionalProperties: false,
+} as const;
+
+export type ErrorEnvelope = FromSchema<typeof errorEnvelope>;
 
 /** The wire body for an error. `error` is the HTTP reason phrase, as Fastify writes it. */
 export function envelope(

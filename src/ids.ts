@@ -5,9 +5,10 @@
 // - `uuidFor` (§5.5, version 5: SHA-1 of a namespace and a name) for what must come out the same
 //   each time: the demo slate is identical for a given seed and start time, and the living demo
 //   recomputes the id of a game or order it created earlier, so those ids derive from names.
-// `isUuid` is the check of the text form for code that receives an id outside a request schema.
+// Two more for ids nothing stores or orders: `offerIdSource` for the parlay price route's offers,
+// `randomTokenId` for a token's `jti`. `isUuid` is the one check of an id's form.
 
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const pool = Buffer.alloc(16 * 256);
 let poolOffset = pool.length;
@@ -69,8 +70,42 @@ export function uuidFor(...parts: (string | number)[]): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** The text form of a UUID of versions 1–8 with the RFC variant, either case. */
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/**
+ * Offer ids: UUID-shaped (version 4 and variant bits set), a random 80-bit prefix drawn once per
+ * source plus a 48-bit counter. Offers are not stored or redeemed, so ids need to be unique, not
+ * secret; this avoids a crypto call per quote (randomUUID showed up in profiles of the parlay
+ * price route).
+ */
+export function offerIdSource(): () => string {
+  const b = randomBytes(10);
+  b[6] = (b[6]! & 0x0f) | 0x40; // b holds 10 bytes
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  const prefix = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-`;
+  let n = Number.parseInt(randomBytes(4).toString('hex'), 16); // start anywhere in the counter space
+  return () => {
+    n = (n + 1) % 2 ** 48;
+    return prefix + n.toString(16).padStart(12, '0');
+  };
+}
+
+/** 128 random bits, base64url: a token id (RFC 7519 `jti`) unique without coordination and not
+ * guessable, so a revocation names exactly one token. */
+export function randomTokenId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The one definition of a well-formed id, used everywhere an id arrives (request schemas through
+ * Ajv's `uuid` format, src/http/validation.ts; GraphQL's `uuid` scalar; the stream's market
+ * channels; the pricer's legs; the import file): the RFC 9562 §4 text form, 8-4-4-4-12 hex
+ * digits, either case, any version and variant. An id is a key to look up, not something to
+ * decode: the nil and max UUIDs (RFC 9562 §5.9, §5.10), a version-4 id from another system or one
+ * of a future version are well formed, and a well-formed id that names nothing is "not found"
+ * (404), not "malformed" (400) — as PostgreSQL's uuid type, which GraphQL emulates, reads them
+ * (docs/http.md "Identifiers").
+ */
+export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export function isUuid(s: unknown): s is string {
   return typeof s === 'string' && UUID_RE.test(s);

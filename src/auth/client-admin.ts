@@ -2,8 +2,8 @@
 // re-enable, revoke. Every credentials change sets the client's token not-before and tells the
 // caller (onTokensInvalidated) so the verified-token cache and the reuse window drop its tokens.
 
-import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { uuidv7 } from '../ids.ts';
 import type { Log } from '../observability/log.ts';
 import {
   type ClientRecord,
@@ -72,7 +72,7 @@ export class ClientAdmin {
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length > 0) throw new ApiError('VALIDATION_FAILED', `Unknown scope: ${unknown.join(' ')}`);
     if (scopes.length === 0) throw new ApiError('VALIDATION_FAILED', 'scopes must not be empty');
-    const clientId = input.clientId ?? randomUUID();
+    const clientId = input.clientId ?? uuidv7();
     if (this.clients.get(clientId) !== undefined)
       throw new ApiError('ALREADY_EXISTS', `Client ${clientId} already exists`);
     let accountId: string | null = null;

@@ -13,6 +13,14 @@ export function isScope(s: string): s is Scope {
   return (SCOPES as readonly string[]).includes(s);
 }
 
+/**
+ * How a caller presents its token, as the OpenAPI and AsyncAPI documents declare it: an RFC 6750
+ * bearer token that is a JWT (RFC 9068). `how` says where it goes on that interface.
+ */
+export function bearerScheme(how: string) {
+  return { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: how } as const;
+}
+
 /** The authenticated caller of a protected route, set by the bearer guard. */
 export interface Principal {
   clientId: string;

@@ -1,12 +1,20 @@
 // The token endpoint as a chain of small named steps, after node-oidc-provider's
-// lib/actions/token.js and lib/shared/client_auth.js: read the parameters, authenticate the
-// client (RFC 6749 §2.3: HTTP Basic or body credentials, one method per request), check the grant
-// (RFC 6749 §4.4: client_credentials only), check the audience (the legacy endpoint), issue the
-// token. Every failure is an OAuthError with its RFC 6749 §5.2 name. No HTTP framework here: the
-// route (src/http/routes/oauth.ts) passes the body, the Authorization header and the peer address,
-// and writes the answer (docs/architecture.md; docs/auth.md).
+// lib/actions/token.js and lib/shared/client_auth.js: read the parameters (the body's schema,
+// oauth-bodies.ts: single strings, and RFC 6749 §4.4: client_credentials only), authenticate the
+// client (RFC 6749 §2.3: HTTP Basic or body credentials, one method per request), check the
+// audience (the legacy endpoint), issue the token. Every failure is an OAuthError with its RFC 6749
+// §5.2 name. No HTTP framework here: the route (src/http/routes/oauth.ts) passes the body, the
+// Authorization header and the peer address, and writes the answer (docs/architecture.md;
+// docs/auth.md).
 
 import type { ClientRecord } from './clients.ts';
+import {
+  type ClientParams,
+  LEGACY_TOKEN_BODY,
+  TOKEN_BODY,
+  TOKEN_HINT_BODY,
+  type TokenParams,
+} from './oauth-bodies.ts';
 import { OAuthError } from './oauth-errors.ts';
 import type { AuthService } from './service.ts';
 
@@ -19,29 +27,6 @@ export interface OAuthRequest {
   authorization: string | undefined;
   /** The peer address (the failed-authentication throttle keys on it). */
   ip: string;
-}
-
-export type Params = Record<string, string | undefined>;
-
-export const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'scope', 'audience'] as const;
-export const TOKEN_HINT_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret'] as const;
-
-/** Step 1: the named string parameters of a JSON or form body; anything else is invalid_request. */
-export function readParams(body: unknown, names: readonly string[]): Params {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new OAuthError('invalid_request', 'The request body must be a JSON object or a form');
-  }
-  const out: Params = {};
-  for (const n of names) {
-    const v = (body as Record<string, unknown>)[n];
-    if (v === undefined) continue;
-    // A repeated form parameter arrives as an array (RFC 6749 §3.2: parameters appear once).
-    if (typeof v !== 'string')
-      throw new OAuthError('invalid_request', `Parameter ${n} must be a single string`);
-    out[n] = v;
-  }
-  return out;
 }
 
 /** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded before base64. */
@@ -60,7 +45,7 @@ export function basicChallenge(): Record<string, string> {
 }
 
 /** Step 2a: the client's credentials, from HTTP Basic or the body (never both). */
-function readCredentials(authorization: string | undefined, p: Params): Credentials {
+function readCredentials(authorization: string | undefined, p: ClientParams): Credentials {
   const header = authorization;
   if (header !== undefined && header !== '') {
     const m = /^Basic[ ]+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
@@ -101,7 +86,7 @@ function readCredentials(authorization: string | undefined, p: Params): Credenti
 }
 
 /** Step 2: client authentication (RFC 6749 §2.3); a failed Basic attempt carries the challenge. */
-export function authenticateClient(auth: AuthService, request: OAuthRequest, p: Params): ClientRecord {
+function authenticateClient(auth: AuthService, request: OAuthRequest, p: ClientParams): ClientRecord {
   const c = readCredentials(request.authorization, p);
   try {
     return auth.authenticateClient(c.clientId, c.secret, request.ip);
@@ -111,16 +96,6 @@ export function authenticateClient(auth: AuthService, request: OAuthRequest, p: 
       throw new OAuthError(err.error, err.description, { ...err.headers, ...basicChallenge() });
     }
     throw err;
-  }
-}
-
-/** Step 3: the grant; only client_credentials (RFC 6749 §4.4). */
-function checkGrant(p: Params): void {
-  if (p.grant_type === undefined || p.grant_type === '') {
-    throw new OAuthError('invalid_request', 'Missing grant_type');
-  }
-  if (p.grant_type !== 'client_credentials') {
-    throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported');
   }
 }
 
@@ -142,11 +117,11 @@ function acceptedText(accepted: readonly string[]): string {
   return `accepted: ${named.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
-/** Step 4: the legacy host demanded the API's base URL as audience; the server's own address
+/** Step 3: the legacy host demanded the API's base URL as audience; the server's own address
  * (PUBLIC_BASE_URL) is always accepted and an operator may add the audience strings existing
  * clients were built with (LEGACY_TOKEN_AUDIENCES, docs/auth.md). Exact string match. The new
  * endpoint ignores the field. */
-function checkAudience(p: Params, legacy: boolean, accepted: readonly string[]): void {
+function checkAudience(p: TokenParams, legacy: boolean, accepted: readonly string[]): void {
   if (!legacy) return;
   if (p.audience === undefined) {
     throw new OAuthError('access_denied', `audience is required on this endpoint; ${acceptedText(accepted)}`);
@@ -159,16 +134,27 @@ function checkAudience(p: Params, legacy: boolean, accepted: readonly string[]):
   }
 }
 
-/** The token endpoint: parameters → grant → client → audience → issuance. Resolves to the RFC 6749
- * §5.1 body; rejects with an OAuthError. */
+/** The token endpoint: parameters and grant → client → audience → issuance. Resolves to the RFC
+ * 6749 §5.1 body; rejects with an OAuthError. */
 export async function tokenRequest(
   auth: AuthService,
   request: OAuthRequest,
   legacy: boolean,
 ): Promise<Awaited<ReturnType<AuthService['issueToken']>>> {
-  const p = readParams(request.body, TOKEN_PARAMS);
-  checkGrant(p);
+  const p = (legacy ? LEGACY_TOKEN_BODY : TOKEN_BODY).read(request.body);
   const client = authenticateClient(auth, request, p);
   checkAudience(p, legacy, auth.legacyTokenAudiences);
   return auth.issueToken(client, p.scope, legacy ? 'legacy' : 'emm-token');
+}
+
+/** Revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1): parameters → client → the token
+ * (its absence is reported to an authenticated client only). */
+export function tokenHintRequest(
+  auth: AuthService,
+  request: OAuthRequest,
+): { token: string; client: ClientRecord } {
+  const p = TOKEN_HINT_BODY.read(request.body);
+  const client = authenticateClient(auth, request, p);
+  if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
+  return { token: p.token, client };
 }

@@ -3,13 +3,14 @@
 // token it was just given instead of a fresh signature (docs/auth.md "Performance").
 
 import type { Config } from '../config.ts';
+import { randomTokenId } from '../ids.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { ClientRecord } from './clients.ts';
 import type { KeyRing, SigningKey } from './keys.ts';
 import { OAuthError } from './oauth-errors.ts';
 import type { RevocationList } from './revocations.ts';
 import { isScope, type Scope } from './scopes.ts';
-import { type AccessTokenClaims, audiences, newJti, type TokenMinter } from './tokens.ts';
+import { type AccessTokenClaims, audiences, type TokenMinter } from './tokens.ts';
 
 export interface TokenResponse {
   access_token: string;
@@ -139,7 +140,7 @@ export class TokenIssuer {
       scope,
       iat,
       exp,
-      jti: newJti(),
+      jti: randomTokenId(),
     };
     return { token: await this.o.minter.sign(key, claims), exp, jti: claims.jti };
   }

@@ -7,7 +7,6 @@
 // so that a qa token is rejected by production even if both were ever configured with the same
 // base URL or shared key material (production-api.md: QA tokens are not valid in production).
 
-import { randomBytes } from 'node:crypto';
 import type { TickbookEnv } from '../config.ts';
 import type { SigningKey } from './keys.ts';
 import type { Signer } from './signer.ts';
@@ -53,9 +52,4 @@ export class TokenMinter {
     const input = `${header ? b64json(header) : this.header(key)}.${b64json(claims)}`;
     return `${input}.${await this.signer.sign(key, input)}`;
   }
-}
-
-/** 128 random bits: unique token ids without coordination. */
-export function newJti(): string {
-  return randomBytes(16).toString('base64url');
 }

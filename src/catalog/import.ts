@@ -10,29 +10,27 @@
 //   - A league already present with the same name, or a team already present with identical
 //     fields, is skipped silently (the file may restate what it references).
 //   - Teams are referenced by symbol (within the event's league) or by id.
+//
+// Two passes: the file against its published schema (./import-schema.ts: each field's form, each
+// row's shape, the rules between a row's own fields), then here what a schema cannot state: the
+// leagues and teams a row refers to, duplicates across rows, and what the exchange already holds.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import {
-  EVENT_TYPES,
-  type EventStatus,
-  type EventType,
-  type Id,
-  type MarketSpec,
-  type Team,
-} from '../exchange/types.ts';
-import { isUuid, uuidFor } from '../ids.ts';
+import type { EventStatus, EventType, Id, MarketSpec, Team } from '../exchange/types.ts';
+import { uuidFor } from '../ids.ts';
 import { gameDescription } from './descriptions.ts';
-import { isObj, isText, parseMarket } from './import-markets.ts';
+import { parseMarket } from './import-markets.ts';
+import {
+  checkSchema,
+  type EventRow,
+  type ImportError,
+  type LeagueRow,
+  type TeamRow,
+} from './import-schema.ts';
 import { teamId } from './leagues.ts';
 import type { CommandInput } from './types.ts';
 
-export interface ImportError {
-  /** Index of the row in its section (`leagues`, `teams`, `events`); -1 for the file itself. */
-  row: number;
-  /** Where in the file, e.g. `events[3].markets[1].strike`. */
-  path: string;
-  message: string;
-}
+export { IMPORTABLE_STATUSES, type ImportError, importSchema } from './import-schema.ts';
 
 export interface ImportResult {
   commands: CommandInput[];
@@ -41,80 +39,45 @@ export interface ImportResult {
   accepted: { leagues: number; teams: number; events: number; markets: number };
 }
 
-/** Statuses an imported event may start in; later transitions go through the admin API. */
-export const IMPORTABLE_STATUSES: readonly EventStatus[] = ['INITIAL', 'OPEN_PREGAME'];
+const SECTIONS = ['leagues', 'teams', 'events'] as const;
+type Section = (typeof SECTIONS)[number];
 
-const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
-/** ISO 8601 date-time with a zone, and a real calendar date (Date.parse would roll 02-30 into March). */
-function isIsoDateTime(s: string): boolean {
-  const m = ISO_RE.exec(s);
-  if (!m) return false;
-  const [y, mo, d, h, mi] = [
-    s.slice(0, 4),
-    s.slice(5, 7),
-    s.slice(8, 10),
-    s.slice(11, 13),
-    s.slice(14, 16),
-  ].map(Number) as [number, number, number, number, number];
-  const sec = m[1] ? Number(s.slice(17, 19)) : 0;
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) return false;
-  const zone = /([+-])(\d{2}):(\d{2})$/.exec(s);
-  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) return false;
-  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return false;
-  return !Number.isNaN(Date.parse(s));
+/** The file's problems in file order: the file's own first, then each section's rows in turn. */
+function inFileOrder(errors: ImportError[]): ImportError[] {
+  const rank = (e: ImportError) =>
+    e.row < 0 ? -1 : SECTIONS.findIndex((s) => e.path.startsWith(`${s}[`)) * 2 ** 32 + e.row;
+  return errors
+    .map((e, i) => ({ e, i, r: rank(e) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.e);
 }
 
-const CODE_RE = /^[A-Z0-9_]{2,16}$/;
-
 export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportResult {
-  const errors: ImportError[] = [];
   const commands: CommandInput[] = [];
   const accepted = { leagues: 0, teams: 0, events: 0, markets: 0 };
-  if (!isObj(json)) {
-    errors.push({
-      row: -1,
-      path: '',
-      message: 'the file must hold a JSON object with leagues, teams and events arrays',
-    });
-    return { commands, errors, accepted };
+  // First pass: the schema (import-schema.ts). A row with any problem there is skipped below.
+  const check = checkSchema(json);
+  const errors = check.errors;
+  if (check.fatal) return { commands, errors, accepted };
+  const file = json as Partial<Record<Section, unknown>>;
+  function rows<T>(name: Section): [number, T][] {
+    const list = file[name];
+    if (!Array.isArray(list)) return [];
+    return [...(list as T[]).entries()].filter(([i]) => !check.badRows.has(`${name}[${i}]`));
   }
-  for (const k of Object.keys(json)) {
-    if (!['version', 'leagues', 'teams', 'events'].includes(k)) {
-      errors.push({ row: -1, path: k, message: `unknown top-level field "${k}"` });
-    }
-  }
-  if (json.version !== undefined && json.version !== 1) {
-    errors.push({ row: -1, path: 'version', message: 'unsupported version (this server reads version 1)' });
-    return { commands, errors, accepted };
-  }
-  const section = (name: 'leagues' | 'teams' | 'events'): unknown[] => {
-    const v = json[name];
-    if (v === undefined) return [];
-    if (!Array.isArray(v)) {
-      errors.push({ row: -1, path: name, message: `${name} must be an array` });
-      return [];
-    }
-    return v;
-  };
+  const errorAt =
+    (name: Section, i: number, into = errors) =>
+    (p: string, message: string) =>
+      into.push({ row: i, path: p ? `${name}[${i}].${p}` : `${name}[${i}]`, message });
 
+  // Second pass: references, duplicates and what the exchange already holds.
   // ---------------------------------------------------------------- leagues
   const leagues = new Map<string, string>(); // code → name, known after this file
   for (const l of existing?.leagues() ?? []) leagues.set(l.code, l.name);
-  for (const [i, row] of section('leagues').entries()) {
-    const path = `leagues[${i}]`;
-    const err = (p: string, message: string) =>
-      errors.push({ row: i, path: p ? `${path}.${p}` : path, message });
-    if (!isObj(row)) {
-      err('', 'a league must be an object {code, name}');
-      continue;
-    }
-    const before = errors.length;
-    if (typeof row.code !== 'string' || !CODE_RE.test(row.code))
-      err('code', 'code must be 2–16 upper-case letters, digits or _');
-    if (!isText(row.name)) err('name', 'name must be a non-empty string');
-    if (errors.length > before) continue;
-    const code = row.code as string;
-    const name = (row.name as string).trim();
+  for (const [i, row] of rows<LeagueRow>('leagues')) {
+    const err = errorAt('leagues', i);
+    const { code } = row;
+    const name = row.name.trim();
     const known = leagues.get(code);
     if (known !== undefined) {
       if (known !== name) err('name', `league ${code} already exists as "${known}"`);
@@ -130,31 +93,20 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
   const teamsBySymbol = new Map<string, Team>(); // `${league}:${symbol}`
   const existingTeams = (league: string): readonly Team[] => existing?.teams(league) ?? [];
   const fileTeamIds = new Set<Id>();
-  for (const [i, row] of section('teams').entries()) {
-    const path = `teams[${i}]`;
-    const err = (p: string, message: string) =>
-      errors.push({ row: i, path: p ? `${path}.${p}` : path, message });
-    if (!isObj(row)) {
-      err('', 'a team must be an object {league, name, shortName, symbol, mascot}');
+  for (const [i, row] of rows<TeamRow>('teams')) {
+    const err = errorAt('teams', i);
+    const league = row.league;
+    if (!leagues.has(league)) {
+      err('league', `unknown league ${JSON.stringify(league)}`);
       continue;
     }
-    const before = errors.length;
-    if (typeof row.league !== 'string' || !leagues.has(row.league))
-      err('league', `unknown league ${JSON.stringify(row.league)}`);
-    for (const f of ['name', 'shortName', 'mascot'] as const)
-      if (!isText(row[f])) err(f, `${f} must be a non-empty string`);
-    if (typeof row.symbol !== 'string' || !/^[A-Za-z0-9&.'-]{1,8}$/.test(row.symbol))
-      err('symbol', "symbol must be 1–8 letters, digits or & . ' -");
-    if (row.id !== undefined && !isUuid(row.id)) err('id', 'id must be a UUID');
-    if (errors.length > before) continue;
-    const league = row.league as string;
     const team: Team = {
-      id: (row.id as string | undefined) ?? teamId(league, row.symbol as string),
+      id: row.id ?? teamId(league, row.symbol),
       league,
-      name: (row.name as string).trim(),
-      shortName: (row.shortName as string).trim(),
-      symbol: row.symbol as string,
-      mascot: (row.mascot as string).trim(),
+      name: row.name.trim(),
+      shortName: row.shortName.trim(),
+      symbol: row.symbol,
+      mascot: row.mascot.trim(),
     };
     if (fileTeamIds.has(team.id)) {
       err('id', `duplicate id ${team.id} in this file`);
@@ -200,71 +152,39 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
   const usedIds = new Set<Id>();
   const idTaken = (id: Id): boolean =>
     usedIds.has(id) || !!existing?.event(id) || !!existing?.market(id) || !!existing?.outcome(id);
-  for (const [i, row] of section('events').entries()) {
-    const path = `events[${i}]`;
+  for (const [i, row] of rows<EventRow>('events')) {
     const rowErrors: ImportError[] = [];
-    const err = (p: string, message: string) =>
-      rowErrors.push({ row: i, path: p ? `${path}.${p}` : path, message });
+    const err = errorAt('events', i, rowErrors);
     const finish = () => errors.push(...rowErrors);
-    if (!isObj(row)) {
-      err('', 'an event must be an object');
-      finish();
-      continue;
-    }
-    const type = (row.type ?? 'Game') as EventType;
-    if (!EVENT_TYPES.includes(type)) err('type', `type must be one of ${EVENT_TYPES.join(', ')}`);
+    const type: EventType = row.type ?? 'Game';
+    const status: EventStatus = row.status ?? 'OPEN_PREGAME';
     const league = row.league;
-    const leagueOk = typeof league === 'string' && leagues.has(league);
+    const leagueOk = leagues.has(league);
     if (!leagueOk) err('league', `unknown league ${JSON.stringify(league)}`);
-    const status = (row.status ?? 'OPEN_PREGAME') as EventStatus;
-    if (!IMPORTABLE_STATUSES.includes(status)) {
-      err(
-        'status',
-        `status must be ${IMPORTABLE_STATUSES.join(' or ')} (later statuses are set through the admin API)`,
-      );
-    }
-    let start: number | null = null;
-    if (typeof row.scheduledStart !== 'string' || !isIsoDateTime(row.scheduledStart)) {
-      err(
-        'scheduledStart',
-        'bad date: scheduledStart must be ISO 8601 with a time zone, e.g. "2026-11-29T18:00:00Z"',
-      );
-    } else {
-      start = Date.parse(row.scheduledStart);
-    }
-    if (row.id !== undefined && !isUuid(row.id)) err('id', 'id must be a UUID');
-    if (row.description !== undefined && !isText(row.description, 300))
-      err('description', 'description must be a non-empty string');
+    const start = Date.parse(row.scheduledStart);
 
     let home: Team | undefined;
     let away: Team | undefined;
-    if (type === 'Game') {
-      if (!isObj(row.game)) err('game', 'a Game needs game: {home, away} (team symbols or ids)');
-      else if (leagueOk) {
-        home = findTeam(league as string, row.game.home);
-        away = findTeam(league as string, row.game.away);
-        if (!home) err('game.home', `unknown team ${JSON.stringify(row.game.home)} in league ${league}`);
-        if (!away) err('game.away', `unknown team ${JSON.stringify(row.game.away)} in league ${league}`);
-        if (home && away && home.id === away.id) err('game.away', 'home and away must be different teams');
-      }
-    } else {
-      if (row.game !== undefined && row.game !== null)
-        err('game', `only a Game has a game (this is a ${type})`);
-      if (row.description === undefined) err('description', `a ${type} needs a description`);
+    const game = row.game as { home: string; away: string } | undefined;
+    if (type === 'Game' && game && leagueOk) {
+      home = findTeam(league, game.home);
+      away = findTeam(league, game.away);
+      if (!home) err('game.home', `unknown team ${JSON.stringify(game.home)} in league ${league}`);
+      if (!away) err('game.away', `unknown team ${JSON.stringify(game.away)} in league ${league}`);
+      if (home && away && home.id === away.id) err('game.away', 'home and away must be different teams');
     }
-    if (!Array.isArray(row.markets)) err('markets', 'markets must be an array');
 
     // Stop before ids and markets if the event itself is unusable.
-    if (rowErrors.length > 0 || start === null) {
+    if (rowErrors.length > 0) {
       finish();
       continue;
     }
-    const description = (row.description as string | undefined)?.trim() ?? gameDescription(home!, away!);
+    const description = row.description?.trim() ?? gameDescription(home!, away!);
     const eventId: Id =
-      (row.id as string | undefined) ??
+      row.id ??
       (type === 'Game'
-        ? uuidFor('import', 'event', league as string, start, home!.id, away!.id)
-        : uuidFor('import', 'event', league as string, type, description));
+        ? uuidFor('import', 'event', league, start, home!.id, away!.id)
+        : uuidFor('import', 'event', league, type, description));
     if (idTaken(eventId)) {
       err('id', `duplicate id: event ${eventId} already exists`);
       finish();
@@ -276,9 +196,9 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
 
     const specs: MarketSpec[] = [];
     const seenLines = new Set<string>();
-    markets: for (const [j, m] of (row.markets as unknown[]).entries()) {
+    markets: for (const [j, m] of row.markets.entries()) {
       const mp = `markets[${j}]`;
-      const spec = parseMarket(m, mp, err, { eventId, league: league as string, home, away, findTeam });
+      const spec = parseMarket(m, mp, err, { eventId, league, home, away, findTeam });
       if (!spec) continue;
       const line = `${spec.type}:${spec.strike}`;
       if (seenLines.has(line)) {
@@ -309,7 +229,7 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
     for (const id of rowIds) usedIds.add(id);
     commands.push({
       type: 'CreateEvent',
-      event: { id: eventId, type, status, description, league: league as string, scheduledStart: start },
+      event: { id: eventId, type, status, description, league, scheduledStart: start },
       game: gameId ? { id: gameId, homeTeamId: home!.id, awayTeamId: away!.id } : null,
       markets: specs,
     });
@@ -317,5 +237,5 @@ export function parseSchedule(json: unknown, existing?: ExchangeReader): ImportR
     accepted.markets += specs.length;
   }
 
-  return { commands, errors, accepted };
+  return { commands, errors: inFileOrder(errors), accepted };
 }

@@ -10,8 +10,8 @@ import type { Id, Millis, Money } from './vocabulary.ts';
 export const BOOST_KINDS = ['PERCENT', 'MULTIPLIER'] as const;
 export type BoostKind = (typeof BOOST_KINDS)[number];
 
-export interface BoostRecord {
-  id: Id;
+/** A boost's terms, as CreateBoost states them and the record keeps them. */
+export interface BoostTerms {
   kind: BoostKind;
   /** Parts per million (see above). */
   value: number;
@@ -28,6 +28,10 @@ export interface BoostRecord {
   claimLimit: number;
   /** The operator account that pays the boost's cost at each fill. */
   fundingAccountId: Id;
+}
+
+export interface BoostRecord extends BoostTerms {
+  id: Id;
   createdAt: Millis;
   /** Set by EndBoost: the boost stops being valid from then on. */
   endedAt: Millis | null;
@@ -51,19 +55,7 @@ interface Base {
 }
 
 export type BoostCommand =
-  | (Base & {
-      type: 'CreateBoost';
-      boostId: Id;
-      kind: BoostKind;
-      value: number;
-      leagues: string[];
-      minLegs: number;
-      maxStake: Money | null;
-      validFrom: Millis;
-      validTo: Millis;
-      claimLimit: number;
-      fundingAccountId: Id;
-    })
+  | (Base & BoostTerms & { type: 'CreateBoost'; boostId: Id })
   | (Base & { type: 'EndBoost'; boostId: Id })
   | (Base & { type: 'ClaimBoost'; boostId: Id; accountId: Id; ah?: number });
 

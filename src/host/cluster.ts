@@ -8,6 +8,7 @@ import type { AuthService } from '../auth/service.ts';
 import { AuthSync } from '../cluster/auth-sync.ts';
 import { ClusterNode } from '../cluster/node.ts';
 import { cancelOnDisconnectAtLeader, clusterRoutes, registerClusterHooks } from '../http/plugins/cluster.ts';
+import { relayTradeUpgrades } from '../http/plugins/cluster-upgrade.ts';
 import { publishViewer, readPublishedViewer, type ViewerCredentials } from '../http/ui-viewer.ts';
 import type { ExchangeRuntime } from '../runtime/exchange-runtime.ts';
 import type { ClusterStore } from '../store/types.ts';
@@ -140,7 +141,9 @@ export class ClusterHost implements Host {
     registerClusterHooks(app, this.node, this.deps.config);
   }
 
+  /** The peers' cluster routes, and a replica relaying `/trade` connections to the leader. */
   async routes(app: FastifyInstance, stream: Stream): Promise<void> {
+    relayTradeUpgrades(app, this.node, this.deps.config);
     await app.register(clusterRoutes, {
       node: this.node,
       config: this.deps.config,

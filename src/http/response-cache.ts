@@ -78,6 +78,11 @@ export class VersionedCache<K = string> {
   get size(): number {
     return this.lru.size;
   }
+  /** The bytes of `key` if they were built at `version`: for a build that must await first. */
+  peek(key: K, version: string | number): CachedBody | undefined {
+    const hit = this.lru.get(key);
+    return hit !== undefined && hit.version === version ? hit.cached : undefined;
+  }
   get(key: K, version: string | number, build: () => unknown): CachedBody {
     const hit = this.lru.get(key);
     if (hit !== undefined && hit.version === version) return hit.cached;

@@ -10,6 +10,7 @@
 // the body's rules (`request.compileValidationSchema(schema, 'body')`).
 
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import { UUID_RE } from '../ids.ts';
 
 /** The Ajv options of every request validator (Fastify's defaults otherwise). */
 export const REQUEST_AJV_OPTIONS = {
@@ -21,6 +22,15 @@ export const REQUEST_AJV_OPTIONS = {
 } as const;
 
 /**
+ * Runs on every validator's Ajv once ajv-formats is in: format `uuid` becomes the one definition of
+ * a well-formed id (src/ids.ts, docs/http.md "Identifiers") instead of ajv-formats' own, which
+ * also takes a `urn:uuid:` prefix no id of this API has.
+ */
+function onCreate(ajv: { addFormat(name: string, format: RegExp): unknown }): void {
+  ajv.addFormat('uuid', UUID_RE);
+}
+
+/**
  * The validator factory Fastify calls once per schema set: the `body` part (and batch items
  * compiled as 'body') gets the non-coercing compiler, every other part the coercing one.
  */
@@ -29,8 +39,12 @@ export const buildRequestValidator: BuildCompilerFromPool = (externalSchemas, op
   // Fastify hands over its `ajv` server option ({customOptions, plugins}), Ajv (not JTD) mode.
   const base = (options ?? {}) as { customOptions?: object; plugins?: never[] };
   const customOptions = { ...REQUEST_AJV_OPTIONS, ...base.customOptions };
-  const coercing = build(externalSchemas, { ...base, customOptions });
-  const exact = build(externalSchemas, { ...base, customOptions: { ...customOptions, coerceTypes: false } });
+  const coercing = build(externalSchemas, { ...base, customOptions, onCreate });
+  const exact = build(externalSchemas, {
+    ...base,
+    customOptions: { ...customOptions, coerceTypes: false },
+    onCreate,
+  });
   // Fastify passes the route definition ({schema, method, url, httpPart}), which the pool's
   // compilers take as well; their declared type names only the schema.
   return ((route: { httpPart?: string }) =>
@@ -46,7 +60,7 @@ let bodyCompiler: ((route: { schema: unknown }) => unknown) | undefined;
 export function bodyValidatorCompiler(route: { schema: unknown }) {
   if (bodyCompiler === undefined) {
     const customOptions = { ...REQUEST_AJV_OPTIONS, coerceTypes: false };
-    bodyCompiler = AjvCompiler()({}, { customOptions }) as never;
+    bodyCompiler = AjvCompiler()({}, { customOptions, onCreate }) as never;
   }
   return bodyCompiler(route) as (data: unknown) => boolean;
 }

@@ -74,18 +74,28 @@ export class BatchCommitter<C extends { ts: number }, R> {
     return batch;
   }
 
+  /**
+   * The next batch and its seqs, once the event loop's poll phase has run: requests that arrived
+   * while the previous commit ran are read and applied now and join this batch. Without it, an
+   * embedded store whose queries run on this thread (PGlite) blocks reading during a commit, and
+   * the next commit would start with the one command that got in: batches of 1. Undefined when
+   * the sequencer stopped meanwhile.
+   */
+  private async nextBatch(): Promise<
+    { batch: Pending<C, R>[]; firstSeq: number; lastSeq: number } | undefined
+  > {
+    await this.gatherDelay();
+    if (this.host.stopError() !== undefined) return undefined;
+    const batch = this.cut();
+    return { batch, firstSeq: batch[0]!.seq, lastSeq: batch[batch.length - 1]!.seq };
+  }
+
   private async commitLoop(): Promise<void> {
     const host = this.host;
     while (this.pending.length > 0 && host.stopError() === undefined) {
-      // Let the event loop's poll phase run before forming the batch: requests that arrived while
-      // the previous commit ran are read and applied now and join this commit. Without it, an
-      // embedded store whose queries run on this thread (PGlite) blocks reading during a commit,
-      // and the next commit would start with the one command that got in: batches of 1.
-      await this.gatherDelay();
-      if (host.stopError() !== undefined) break;
-      const batch = this.cut();
-      const firstSeq = batch[0]!.seq;
-      const lastSeq = batch[batch.length - 1]!.seq;
+      const next = await this.nextBatch();
+      if (next === undefined) break;
+      const { batch, firstSeq, lastSeq } = next;
       // A snapshot must show exactly the commands up to some seq. Right now every applied
       // command is in `batch` or `pending`; when pending is empty the state is exactly
       // "after lastSeq", so this is the moment to start it: new commands are held (not applied)
@@ -135,11 +145,9 @@ export class BatchCommitter<C extends { ts: number }, R> {
     const host = this.host;
     let previous: Promise<void> = Promise.resolve();
     while (this.pending.length > 0 && host.stopError() === undefined) {
-      await this.gatherDelay();
-      if (host.stopError() !== undefined) break;
-      const batch = this.cut();
-      const firstSeq = batch[0]!.seq;
-      const lastSeq = batch[batch.length - 1]!.seq;
+      const next = await this.nextBatch();
+      if (next === undefined) break;
+      const { batch, firstSeq, lastSeq } = next;
       // As in commitLoop: with nothing else pending the state is exactly "after lastSeq".
       const snapDue = this.pending.length === 0 && this.snapshots.dueAt(lastSeq);
       const cmds = batch.map((p) => p.cmd);

@@ -24,6 +24,7 @@
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, EventRecord, MarketRecord, OutcomeRecord } from '../exchange/types.ts';
+import { isUuid } from '../ids.ts';
 import { bvnRectangle } from './bivariate-normal.ts';
 import { type DeclineDetail, declineDetail, type ParlayDeclineCode } from './declines.ts';
 import { fitGameCached, type GameFit } from './fit.ts';
@@ -94,20 +95,6 @@ export interface ParlayDecline {
 }
 
 export type ParlayResult = { ok: true; quote: ParlayQuote } | { ok: false; decline: ParlayDecline };
-
-/** 8-4-4-4-12 hex digits (any version; case-insensitive). A loop: this runs for every leg. */
-export function isUuid(s: string): boolean {
-  if (s.length !== 36) return false;
-  for (let i = 0; i < 36; i++) {
-    const c = s.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 45) return false;
-    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 /** Leg prices are whole ticks: their 5-decimal strings, precomputed. */
 const TICK_TEXT: string[] = Array.from({ length: 1001 }, (_, t) => formatPriceSteps(Math.max(1, t) * 100));

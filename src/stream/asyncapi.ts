@@ -3,6 +3,7 @@
 // test) and from the channel table (channels.ts): the logical channels a client subscribes to are
 // listed under `x-tickbook-channels` with their scope, retention and messages.
 
+import { bearerScheme } from '../auth/scopes.ts';
 import { CHANNELS, MARKET_CHANNEL } from './channels.ts';
 import { STREAM_DEFAULTS } from './hub-options.ts';
 import { clientMessages, schemas, serverMessages } from './message-schemas.ts';
@@ -159,13 +160,9 @@ function tapeDocument(
     },
     components: {
       securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description:
-            'Authorization: Bearer on the upgrade, or ?access_token=, or Sec-WebSocket-Protocol: tickbook, bearer.<token>',
-        },
+        bearer: bearerScheme(
+          'Authorization: Bearer on the upgrade, or ?access_token=, or Sec-WebSocket-Protocol: tickbook, bearer.<token>',
+        ),
       },
       schemas,
       messages,

@@ -3,6 +3,8 @@
 // the same frames are in messages.ts; test/stream/asyncapi.test.ts validates real frames against
 // these schemas, so the two cannot drift apart.
 
+import { pickSchema } from '../wire/schema.ts';
+import { orderSchema } from '../wire/trading.ts';
 import { CHANNELS } from './channels.ts';
 import { LIFECYCLE_TYPES } from './messages.ts';
 import { parlayMessages } from './parlay-message-schemas.ts';
@@ -25,31 +27,18 @@ export const schemas = {
       volume: nonNegInt,
     },
   },
-  TickOrder: {
-    type: 'object',
-    required: [
-      'id',
-      'price',
-      'qty',
-      'originalQty',
-      'currency',
-      'marketId',
-      'outcomeId',
-      'status',
-      'created_at',
-    ],
-    properties: {
-      id: uuid,
-      price: { type: 'number' },
-      qty: nonNegInt,
-      originalQty: nonNegInt,
-      currency: currencySchema,
-      marketId: uuid,
-      outcomeId: uuid,
-      status: { type: 'string', enum: ['RESTING', 'FILLED', 'CANCELED', 'REJECTED'] },
-      created_at: isoTime,
-    },
-  },
+  // The REST order's fields a book tick carries (src/wire/trading.ts).
+  TickOrder: pickSchema(orderSchema, [
+    'id',
+    'price',
+    'qty',
+    'originalQty',
+    'currency',
+    'marketId',
+    'outcomeId',
+    'status',
+    'created_at',
+  ]),
   TickFill: {
     type: 'object',
     required: ['id', 'orderId', 'price', 'qty', 'isWash', 'isTaker', 'marketId', 'outcomeId'],

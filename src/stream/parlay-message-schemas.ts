@@ -1,7 +1,9 @@
-// The published schemas of the parlay frames (docs/stream.md "Messages", built by parlay-frames.ts
-// and private-frames.ts): the makers' `parlayRequest` and the private `parlayQuote`, `parlayFill`
-// and `parlayUpdate`. message-schemas.ts adds them to the AsyncAPI document's server messages.
+// The published schemas of the parlay frames (docs/stream.md "Messages", built by parlay-frames.ts,
+// boost-frames.ts and private-frames.ts): the makers' `parlayRequest`, the private `parlayQuote`,
+// `parlayFill` and `parlayUpdate`, the traders' `boost` and the private `boostClaim`.
+// message-schemas.ts adds them to the AsyncAPI document's server messages.
 
+import { parlaySchema } from '../wire/parlays.ts';
 import { currencySchema as currency, isoTime, nonNegInt, uuid } from './schema-parts.ts';
 
 const probability = { type: 'number', minimum: 0, maximum: 1 } as const;
@@ -19,48 +21,21 @@ const parlayLeg = {
   properties: { outcomeId: uuid, marketId: uuid, eventId: uuid, price: probability },
 } as const;
 
-const parlay = {
-  type: 'object',
-  required: [
-    'id',
-    'requestId',
-    'role',
-    'currency',
-    'price',
-    'qty',
-    'stake',
-    'collateral',
-    'fee',
-    'status',
-    'legs',
-  ],
-  properties: {
-    id: uuid,
-    requestId: uuid,
-    role: { type: 'string', enum: ['TAKER', 'MAKER'] },
-    currency,
-    price: probability,
-    qty: nonNegInt,
-    stake: units,
-    collateral: units,
-    fee: units,
-    clientOrderId: { type: ['string', 'null'] },
-    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
-    payout: { anyOf: [units, { type: 'null' }] },
-    legs: {
-      type: 'array',
-      items: {
-        ...parlayLeg,
-        required: [...parlayLeg.required, 'status'],
-        properties: {
-          ...parlayLeg.properties,
-          status: { type: 'string', enum: ['TBD', 'WIN', 'LOSS', 'PUSH'] },
-        },
-      },
-    },
-    createdAt: isoTime,
-    settledAt: { anyOf: [isoTime, { type: 'null' }] },
+/** A boost's offer, as GET /nbx/v1/boosts writes it (docs/parlays.md "Boosts"). */
+const boostOffer = {
+  id: uuid,
+  kind: { type: 'string', enum: ['PERCENT', 'MULTIPLIER'] },
+  value: {
+    type: 'number',
+    description: 'PERCENT: the share of the price taken off; MULTIPLIER: the odds factor',
   },
+  leagues: { type: 'array', items: { type: 'string' }, description: 'empty: every league' },
+  minLegs: { type: 'integer', minimum: 2 },
+  maxStake: { anyOf: [units, { type: 'null' }] },
+  validFrom: isoTime,
+  validTo: { ...isoTime, description: 'the boost ends then (exclusive) unless ended earlier' },
+  endedAt: { anyOf: [isoTime, { type: 'null' }], description: 'set when an operator ended it early' },
+  claimLimit: { type: 'integer', minimum: 1, description: 'claims one account may make' },
 } as const;
 
 export const parlayMessages: Record<string, { summary: string; payload: object }> = {
@@ -109,7 +84,7 @@ export const parlayMessages: Record<string, { summary: string; payload: object }
       required: ['id', 'requestId', 'price', 'maxQty', 'createdAt', 'expiresAt'],
       additionalProperties: false,
       properties: {
-        id: uuid,
+        id: { type: 'string', description: "the maker's quote id (the house's: house:<requestId>)" },
         requestId: uuid,
         price: probability,
         maxQty: nonNegInt,
@@ -120,11 +95,40 @@ export const parlayMessages: Record<string, { summary: string; payload: object }
   },
   parlayFill: {
     summary: 'Private: a wager filled a parlay you are the taker or the maker of (the REST parlay shape).',
-    payload: frame('parlayFill', parlay),
+    payload: frame('parlayFill', parlaySchema),
   },
   parlayUpdate: {
     summary:
       'Private: one of your parlays changed after its fill: a leg settled, or the parlay settled (payout).',
-    payload: frame('parlayUpdate', parlay),
+    payload: frame('parlayUpdate', parlaySchema),
+  },
+  boost: {
+    summary:
+      'Traders: a parlay boost an operator created, or ended early (endedAt set). It is valid from validFrom until validTo or endedAt; claim it with POST /nbx/v1/boosts/{id}/claim.',
+    payload: frame('boost', {
+      type: 'object',
+      required: [...Object.keys(boostOffer), 'active'],
+      additionalProperties: false,
+      properties: {
+        ...boostOffer,
+        active: { type: 'boolean', description: 'valid at the time of the command that sent the frame' },
+      },
+    }),
+  },
+  boostClaim: {
+    summary:
+      'Private: your claims of a boost changed — you claimed it, or a boosted fill used a claim (the GET /nbx/v1/boosts shape).',
+    payload: frame('boostClaim', {
+      type: 'object',
+      required: [...Object.keys(boostOffer), 'claimed', 'used', 'remainingClaims', 'available'],
+      additionalProperties: false,
+      properties: {
+        ...boostOffer,
+        claimed: { ...nonNegInt, description: 'claims you made' },
+        used: { ...nonNegInt, description: 'claims used by boosted fills' },
+        remainingClaims: { ...nonNegInt, description: 'claims you may still make' },
+        available: { ...nonNegInt, description: 'claims you may use on a request now' },
+      },
+    }),
   },
 };

@@ -2,7 +2,20 @@
 // own orders, fills, market-maker protection and dead-man reports. Part of the server messages
 // that message-schemas.ts publishes; test/stream/asyncapi.test.ts validates real frames against them.
 
+import { pickSchema } from '../wire/schema.ts';
+import { orderSchema } from '../wire/trading.ts';
 import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
+
+/** The REST order's fields a cancel frame carries (src/wire/trading.ts). */
+const cancelled = pickSchema(orderSchema, [
+  'id',
+  'outcomeId',
+  'marketId',
+  'price',
+  'qty',
+  'originalQty',
+  'currency',
+]);
 
 export const privateMessages: Record<string, { summary: string; payload: object }> = {
   fill: {
@@ -51,25 +64,9 @@ export const privateMessages: Record<string, { summary: string; payload: object 
         journalSeq: nonNegInt,
         data: {
           type: 'object',
-          required: [
-            'id',
-            'outcomeId',
-            'marketId',
-            'price',
-            'qty',
-            'originalQty',
-            'currency',
-            'timestamp',
-            'status',
-          ],
+          required: [...cancelled.required, 'timestamp', 'status'],
           properties: {
-            id: uuid,
-            outcomeId: uuid,
-            marketId: uuid,
-            price: { type: 'number' },
-            qty: nonNegInt,
-            originalQty: nonNegInt,
-            currency: currencySchema,
+            ...cancelled.properties,
             timestamp: isoTime,
             status: { const: 'CANCELLED' },
             flags: { type: 'string' },

@@ -7,6 +7,7 @@
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency } from '../exchange/types.ts';
+import { isUuid } from '../ids.ts';
 import { bookToWire } from '../wire/book.ts';
 import { type ChannelSpec, counted } from './channel-types.ts';
 import { MARKET_CHANNEL } from './channels.ts';
@@ -32,10 +33,8 @@ export interface SubscribeHost {
   readonly releasedJournalSeq: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** True when `channel` could name a market (the book key of an unsubscribe is looked up as such). */
-export const isMarketId = (channel: string): boolean => UUID.test(channel);
+export const isMarketId = (channel: string): boolean => isUuid(channel);
 
 export function subscribeBook(
   hub: SubscribeHost,

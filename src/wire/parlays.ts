@@ -3,10 +3,90 @@
 // unauthenticated price route writes them (docs/http.md "Parlay price").
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import { boostPrice, type Id, type ParlayRecord, type ParlayRequestRecord } from '../exchange/types.ts';
+import {
+  boostPrice,
+  CURRENCIES,
+  type Id,
+  OUTCOME_STATUSES,
+  type ParlayRecord,
+  type ParlayRequestRecord,
+} from '../exchange/types.ts';
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { marketToWire } from './catalog.ts';
 import { isoMillis, isoOrNull } from './names.ts';
+import { isoTime, nullableIsoTime, uuid, type Wire } from './schema.ts';
+
+/** A price as a probability. */
+export const probability = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  exclusiveMaximum: 1,
+  description: 'Probability with at most 6 decimals',
+} as const;
+
+/** A parlay position as one side sees it (parlayToWire): REST's parlays and the stream's
+ * parlayFill and parlayUpdate frames. */
+export const parlaySchema = {
+  type: 'object',
+  properties: {
+    id: uuid,
+    requestId: uuid,
+    role: { type: 'string', enum: ['TAKER', 'MAKER'] },
+    currency: { type: 'string', enum: [...CURRENCIES] },
+    price: probability,
+    qty: { type: 'integer', description: 'Payout, minimum currency units' },
+    stake: { type: 'number', description: 'The taker’s stake, currency units' },
+    collateral: { type: 'number', description: 'The maker’s collateral, currency units' },
+    fee: { type: 'number', description: 'The taker’s fee, currency units' },
+    clientOrderId: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
+    payout: { type: ['number', 'null'], description: 'What the caller received at settlement' },
+    boostId: { type: ['string', 'null'], description: 'The boost of a boosted fill, or null' },
+    unboostedPrice: { ...probability, description: 'The maker’s quoted price (= price when not boosted)' },
+    boostCost: {
+      type: ['number', 'null'],
+      description: 'What the boost’s funding account paid at the fill, currency units, or null',
+    },
+    legs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          outcomeId: uuid,
+          marketId: uuid,
+          eventId: uuid,
+          price: probability,
+          status: { type: 'string', enum: [...OUTCOME_STATUSES] },
+        },
+        required: ['outcomeId', 'marketId', 'eventId', 'price', 'status'],
+      },
+    },
+    createdAt: isoTime,
+    settledAt: nullableIsoTime,
+  },
+  required: [
+    'id',
+    'requestId',
+    'role',
+    'currency',
+    'price',
+    'qty',
+    'stake',
+    'collateral',
+    'fee',
+    'clientOrderId',
+    'status',
+    'payout',
+    'boostId',
+    'unboostedPrice',
+    'boostCost',
+    'legs',
+    'createdAt',
+    'settledAt',
+  ],
+} as const;
+
+export type WireParlay = Wire<typeof parlaySchema>;
 
 /** The price source named on every leg: Tickbook's own book. */
 const VENDOR = 'tickbook';
@@ -82,7 +162,7 @@ export function requestToWire(
 }
 
 /** A parlay as one side sees it: its role and, once settled, what that side received. */
-export function parlayToWire(p: ParlayRecord, viewer: Id) {
+export function parlayToWire(p: ParlayRecord, viewer: Id): WireParlay {
   const role = p.takerAccountId === viewer ? 'TAKER' : 'MAKER';
   const payout = role === 'TAKER' ? p.takerPayout : p.makerPayout;
   return {

@@ -31,3 +31,15 @@ export const units = {
   type: 'number',
   description: 'Amount in currency units (up to 5 decimals)',
 } as const;
+
+/**
+ * Some of an object schema's properties, all required: a narrower view of one wire shape (the
+ * stream's order frames carry part of the REST order), so the fields are declared once.
+ */
+export function pickSchema<P extends Record<string, JSONSchema>, K extends keyof P & string>(
+  schema: { properties: P },
+  keys: readonly K[],
+) {
+  const properties = Object.fromEntries(keys.map((k) => [k, schema.properties[k]])) as Pick<P, K>;
+  return { type: 'object', required: keys, properties } as const;
+}

@@ -11,68 +11,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../src/main.ts';
-import { httpCall } from '../helpers/child-server.ts';
-import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
-import { axe, type Browser, browserMissing, launch, serious, shot } from './browser.ts';
+import { openUiSession, type UiSession } from '../helpers/ui-session.ts';
+import { axe, browserMissing, serious, shot } from './browser.ts';
 
 const missing = browserMissing();
 
 describe('browser UI: parlay bets', { skip: missing }, () => {
-  let place: ServerPlace;
+  let session: UiSession;
   let srv: RunningServer;
-  let browser: Browser;
   let page: Page;
-  let client: { clientId: string; clientSecret: string; accountId: string };
-  const pageErrors: string[] = [];
-  const cspViolations: string[] = [];
 
   before(async () => {
-    place = await serverPlace('pglite', {
-      TICKBOOK_DEMO: 'true',
-      DEMO_LIVE: 'false',
-      AUTO_GO_LIVE: 'false',
-      UI: 'true',
-    });
-    srv = await start(place);
-    const admin = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: ADMIN_ID,
-      client_secret: ADMIN_SECRET,
-    });
-    const token = admin.body.access_token as string;
-    const created = await httpCall(srv.url, 'POST', '/admin/v1/clients', token, { name: 'e2e parlay' });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    client = created.body;
-    const dep = await httpCall(srv.url, 'POST', `/admin/v1/accounts/${client.accountId}/deposits`, token, {
-      currency: 'CASH',
-      amount: 1000,
-    });
-    assert.ok(dep.status < 300, JSON.stringify(dep.body));
-    browser = await launch({ width: 1440, height: 900 });
-    page = browser.page;
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    session = await openUiSession('e2e parlay');
+    ({ srv, page } = session);
   });
 
-  after(async () => {
-    await browser?.close();
-    await srv?.close();
-    await place?.destroy();
-  });
-
-  const firstMarket = () => page.locator('article.market').first();
-  const addFirstOutcomeOfEvent = async (n: number) => {
-    await page.goto(`${srv.url}/ui/#/events`);
-    await page.locator('table.events tbody a').nth(n).click();
-    await firstMarket().waitFor();
-    await firstMarket()
-      .locator('.outcome')
-      .first()
-      .getByRole('button', { name: /Parlay/ })
-      .click();
-  };
+  after(() => session?.close());
 
   test('sign in, build a two-leg parlay, place it, see it in My parlays', async () => {
     // Each request with the browser's own start time (not when the test hears of it, which a loaded
@@ -84,19 +38,14 @@ describe('browser UI: parlay bets', { skip: missing }, () => {
         requests.push(`${r.method()} ${u.pathname}${u.search} ${r.timing().startTime}`);
     });
     await page.goto(`${srv.url}/ui/#/events`);
-    await page.fill('input[name=client_id]', client.clientId);
-    await page.fill('input[name=client_secret]', client.clientSecret);
-    await page.click('button[type=submit]:has-text("Sign in")');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=balance]')?.textContent === '1,000.00',
-    );
+    await session.signIn();
     // Signed in: "My parlays" is there (empty), and the boosts section says none are on offer (an
     // operator has created none on this server).
     await page.locator('[data-testid=my-parlays]').waitFor();
     await page.locator('[data-testid=boosts]').getByText('No boosts on offer.').waitFor();
 
-    await addFirstOutcomeOfEvent(0);
-    await addFirstOutcomeOfEvent(1);
+    await session.addFirstOutcomeOfEvent(0);
+    await session.addFirstOutcomeOfEvent(1);
     const bet = page.locator('[data-testid=parlay-bet]');
     await bet.waitFor({ timeout: 5000 });
     await page.fill('input[name=parlay_stake]', '2.50');
@@ -185,7 +134,7 @@ describe('browser UI: parlay bets', { skip: missing }, () => {
     // The request the refused wager was on is cancelled, not left open to its deadline.
     assert.equal(deletes.length, 1, JSON.stringify(deletes));
     assert.match(deletes[0]!, /^\/nbx\/v1\/parlay\/request\/[0-9a-f-]{36}$/);
-    assert.deepEqual(pageErrors, []);
-    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(session.pageErrors, []);
+    assert.deepEqual(session.cspViolations, []);
   });
 });

@@ -14,57 +14,23 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { RunningServer } from '../../src/main.ts';
 import { httpCall } from '../helpers/child-server.ts';
-import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
-import { axe, type Browser, browserMissing, launch, SHOTS, serious, shot } from './browser.ts';
+import { openUiSession, type UiSession } from '../helpers/ui-session.ts';
+import { axe, browserMissing, SHOTS, serious, shot } from './browser.ts';
 
 const missing = browserMissing();
 
 describe('browser UI', { skip: missing }, () => {
-  let place: ServerPlace;
+  let session: UiSession;
   let srv: RunningServer;
-  let browser: Browser;
   let page: Page;
-  let client: { clientId: string; clientSecret: string; accountId: string };
-  const cspViolations: string[] = [];
-  const pageErrors: string[] = [];
 
   before(async () => {
     rmSync(SHOTS, { recursive: true, force: true });
-    place = await serverPlace('pglite', {
-      TICKBOOK_DEMO: 'true',
-      // A still slate: the books move only by what the test does.
-      DEMO_LIVE: 'false',
-      AUTO_GO_LIVE: 'false',
-      UI: 'true',
-    });
-    srv = await start(place);
-    const admin = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: ADMIN_ID,
-      client_secret: ADMIN_SECRET,
-    });
-    const token = admin.body.access_token as string;
-    const created = await httpCall(srv.url, 'POST', '/admin/v1/clients', token, { name: 'e2e trader' });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    client = created.body;
-    const dep = await httpCall(srv.url, 'POST', `/admin/v1/accounts/${client.accountId}/deposits`, token, {
-      currency: 'CASH',
-      amount: 1000,
-    });
-    assert.ok(dep.status < 300, JSON.stringify(dep.body));
-    browser = await launch({ width: 1440, height: 900 });
-    page = browser.page;
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    session = await openUiSession('e2e trader');
+    ({ srv, page } = session);
   });
 
-  after(async () => {
-    await browser?.close();
-    await srv?.close();
-    await place?.destroy();
-  });
+  after(() => session?.close());
 
   const firstMarket = () => page.locator('article.market').first();
 
@@ -124,12 +90,7 @@ describe('browser UI', { skip: missing }, () => {
     await page.locator('.conn.c-stream').waitFor({ timeout: 10_000 });
     const row = page.locator('table.board tbody tr').first();
     const eventId = (await row.getAttribute('data-event'))!;
-    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    });
-    const token = tok.body.access_token as string;
+    const token = await session.clientToken();
     const markets = (
       await httpCall(srv.url, 'GET', `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`, token)
     ).body as {
@@ -246,12 +207,7 @@ describe('browser UI', { skip: missing }, () => {
       bookReads.push(route.request().url());
       return route.abort();
     });
-    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    });
-    const token = tok.body.access_token as string;
+    const token = await session.clientToken();
     const outcomeId = await firstMarket().locator('.outcome').first().getAttribute('data-outcome');
     const rows = await ladder(0);
     const best = Math.round(Number(rows.find((r) => r[0] === 'Bid')![1]) * 1000);
@@ -293,12 +249,7 @@ describe('browser UI', { skip: missing }, () => {
   });
 
   test('sign in with a client created through the admin API', async () => {
-    await page.fill('input[name=client_id]', client.clientId);
-    await page.fill('input[name=client_secret]', client.clientSecret);
-    await page.click('button[type=submit]:has-text("Sign in")');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=balance]')?.textContent === '1,000.00',
-    );
+    await session.signIn();
     // The secret is not kept in the page.
     assert.equal(await page.locator('input[name=client_secret]').count(), 0);
     await shot(page, 'signed-in');
@@ -467,14 +418,7 @@ describe('browser UI', { skip: missing }, () => {
       .first()
       .getByRole('button', { name: /Parlay/ })
       .click();
-    await page.goto(`${srv.url}/ui/#/events`);
-    await page.locator('table.events tbody a').nth(1).click();
-    await firstMarket().waitFor();
-    await firstMarket()
-      .locator('.outcome')
-      .first()
-      .getByRole('button', { name: /Parlay/ })
-      .click();
+    await session.addFirstOutcomeOfEvent(1);
     const offer = page.locator('[data-testid=parlay-offer]');
     await offer.waitFor({ timeout: 5000 });
     const text = await offer.innerText();
@@ -517,12 +461,7 @@ describe('browser UI', { skip: missing }, () => {
       .getByRole('button', { name: /^Trade / })
       .click();
     const input = page.locator('input[name=price]');
-    const tok = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    });
-    const ticks = (await httpCall(srv.url, 'GET', '/nbx/v2/emm/ticks', tok.body.access_token as string))
+    const ticks = (await httpCall(srv.url, 'GET', '/nbx/v2/emm/ticks', await session.clientToken()))
       .body as number[];
     assert.ok(Array.isArray(ticks) && ticks.length > 100, JSON.stringify(ticks));
     // A price between two ticks snaps to the nearer one when the field is left.
@@ -579,8 +518,8 @@ describe('browser UI', { skip: missing }, () => {
     assert.deepEqual(v, [], JSON.stringify(v, null, 2));
     // The trading panel on the phone (the odds test's reload signed out: the token lives in memory).
     if ((await page.locator('[data-testid=balance]').count()) === 0) {
-      await page.fill('input[name=client_id]', client.clientId);
-      await page.fill('input[name=client_secret]', client.clientSecret);
+      await page.fill('input[name=client_id]', session.client.clientId);
+      await page.fill('input[name=client_secret]', session.client.clientSecret);
       await page.click('button[type=submit]:has-text("Sign in")');
     }
     await page.locator('[data-testid=balance]').scrollIntoViewIfNeeded();
@@ -641,8 +580,8 @@ describe('browser UI', { skip: missing }, () => {
   });
 
   test('no CSP violation and no script error on any page', () => {
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(session.cspViolations, []);
+    assert.deepEqual(session.pageErrors, []);
   });
 });
 

@@ -178,6 +178,21 @@ describe('one event', () => {
     assertError(res, 404, 'EVENT_NOT_FOUND');
     h.checkShape('GET', '/nbx/v2/emm/events/:eventId', 404, json(res));
   });
+  test('one UUID definition (docs/http.md "Identifiers"): any version is an id, a urn: prefix is not', async () => {
+    for (const id of [
+      '00000000-0000-0000-0000-000000000000',
+      'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+      '0190a000-0000-f000-0000-000000000001',
+    ])
+      assertError(await get(`/nbx/v2/emm/events/${id}`), 404, 'EVENT_NOT_FOUND');
+    for (const id of [
+      'urn:uuid:00000000-0000-4000-8000-000000000000',
+      '{00000000-0000-4000-8000-000000000000}',
+      '00000000000040008000000000000000',
+      '00000000-0000-4000-8000-00000000000g',
+    ])
+      assertError(await get(`/nbx/v2/emm/events/${encodeURIComponent(id)}`), 400, 'INVALID_ID');
+  });
 });
 
 interface WireMarket {

@@ -8,96 +8,24 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { RunningServer } from '../../src/main.ts';
-import type { StoreKind } from '../../src/store/types.ts';
-import { ADMIN_ID, ADMIN_SECRET, Api, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
+import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
-
-interface Desk {
-  srv: RunningServer;
-  place: ServerPlace;
-  admin: Api;
-  eventId: string;
-  markets: { id: string; outcomeIds: [string, string] }[];
-  url: string;
-  trader(
-    name: string,
-    scopes?: string[],
-  ): Promise<{ clientId: string; secret: string; token: string; api: Api }>;
-}
-
-let league = 0;
-
-async function desk(kind: StoreKind): Promise<Desk> {
-  const place = await serverPlace(kind);
-  const srv = await start(place);
-  const admin = new Api(srv);
-  admin.token = await admin.tokenFor(ADMIN_ID, ADMIN_SECRET);
-  const code = `T${++league}`;
-  assert.equal((await admin.call('POST', '/admin/v1/leagues', { code, name: 'Trade League' })).status, 201);
-  const team = async (name: string, symbol: string) =>
-    (await admin.call('POST', '/admin/v1/teams', { league: code, name, symbol })).body.id;
-  const [home, away] = [await team('Home Team', 'HOM'), await team('Away Team', 'AWY')];
-  const ev = await admin.call('POST', '/admin/v1/events', {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'Away Team @ Home Team',
-    league: code,
-    scheduledStart: '2030-01-26T18:30:00.000Z',
-    game: { homeTeamId: home, awayTeamId: away },
-    markets: [0, 1].map((i) => ({
-      type: 'TOTAL',
-      strike: 40.5 + i,
-      description: `Total ${40.5 + i}`,
-      outcomes: [{ description: 'Over' }, { description: 'Under' }],
-    })),
-  });
-  assert.equal(ev.status, 201, JSON.stringify(ev.body));
-  return {
-    srv,
-    place,
-    admin,
-    eventId: ev.body.event.id,
-    markets: ev.body.markets,
-    url: `${srv.url.replace('http', 'ws')}/trade`,
-    async trader(name, scopes) {
-      const c = await admin.call('POST', '/admin/v1/clients', { name, ...(scopes ? { scopes } : {}) });
-      assert.equal(c.status, 201, JSON.stringify(c.body));
-      await admin.call('POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, {
-        currency: 'CASH',
-        amount: 1_000_000,
-      });
-      const token = await admin.tokenFor(c.body.clientId, c.body.clientSecret);
-      return { clientId: c.body.clientId, secret: c.body.clientSecret, token, api: new Api(srv, token) };
-    },
-  };
-}
+import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ??
   AjvModule) as typeof AjvModule.default;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as typeof addFormatsModule.default;
 
-const kinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-
-for (const kind of kinds) {
+for (const kind of storeKinds()) {
   describe(`/trade order entry (${kind})`, () => {
     let d: Desk;
     before(async () => {
-      d = await desk(kind);
+      d = await desk(kind, 'T');
     });
     after(async () => {
       await d.srv.close();
       await d.place.destroy();
-    });
-
-    const body = (outcomeId: string, price: number, extra: Record<string, unknown> = {}) => ({
-      outcomeId,
-      price,
-      qty: 100,
-      currency: 'CASH',
-      tif: 'GTC',
-      ...extra,
     });
 
     test('every message type answers the REST result object and its seq, once durable', async () => {

@@ -63,6 +63,29 @@ describe('market trades', () => {
       json<Trade[]>(await trades(`${url}&limit=1`)).map((r) => r.qty),
       [410],
     );
+    // Unchanged book: the same bytes and ETag, and a 304 for a client that has them.
+    const again = await trades(url);
+    assert.equal(again.body, res.body);
+    assert.equal(again.headers.etag, res.headers.etag);
+    const unchanged = await trades(url, { ...TAPE, 'if-none-match': String(res.headers.etag) });
+    assert.equal(unchanged.statusCode, 304);
+    // A new trade moves the book's seq, so the cached answer is rebuilt with it first.
+    const more = await h.app.inject({
+      method: 'POST',
+      url: '/nbx/v2/emm/orders/place',
+      headers: trader(acc),
+      payload: { outcomeId: outcomeId(G, 'SPREAD', 0), price: 0.52, qty: 100, currency: 'CASH', tif: 'IOC' },
+    });
+    assert.equal(more.statusCode, 201, more.body);
+    const after = json<Trade[]>(await trades(url));
+    assert.deepEqual(
+      after.map((r) => [r.price, r.qty]),
+      [
+        [0.52, 100],
+        [0.52, 410],
+        [0.51, 590],
+      ],
+    );
     // The other currency's book had no trade.
     assert.deepEqual(json(await trades(`/nbx/v2/emm/markets/${spread}/trades?currency=COIN`)), []);
   });

@@ -300,7 +300,7 @@ describe('parlay route: declines and malformed bodies', () => {
 });
 
 test('offer ids are distinct UUID-shaped strings', async () => {
-  const { offerIdSource } = await import('../../src/http/routes/parlay.ts');
+  const { offerIdSource } = await import('../../src/ids.ts');
   const next = offerIdSource();
   const other = offerIdSource();
   const seen = new Set<string>();

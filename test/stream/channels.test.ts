@@ -163,8 +163,32 @@ describe('stream channel table', () => {
       rows.map((r) => r[1]),
       names.map((n) => `\`${n}\``),
     );
-    for (const [i, entry] of channelList().entries())
-      assert.match(rows[i]![2]!, new RegExp(`\`${entry.scope}\``));
+    // Every column says what the entry says, so a row copied from another channel and left half
+    // edited fails here: the scope, "automatic", the log and its count, the messages.
+    const backquoted = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    for (const [i, entry] of channelList().entries()) {
+      const [, , who = '', log = '', messages = ''] = rows[i]!;
+      assert.match(who, new RegExp(`\`${entry.scope}\``), `${entry.name}: scope`);
+      assert.equal(/\bautomatic\b/.test(who), entry.automatic, `${entry.name}: automatic`);
+      const kind = entry.log === 'shared' ? 'one,' : `one ${entry.log},`;
+      assert.ok(log.startsWith(kind), `${entry.name}: the log is "${kind}…", the row says "${log}"`);
+      assert.ok(
+        log.includes(`${entry.retainFrames.toLocaleString('en-US')} frames`),
+        `${entry.name}: ${entry.retainFrames} frames kept, the row says "${log}"`,
+      );
+      assert.deepEqual(backquoted(messages), entry.messages, `${entry.name}: messages`);
+    }
+    // docs/stream.md "Messages": what arrives on each channel, one row per channel (any order).
+    const messagesSection = doc.split('\n## Messages\n')[1]!.split('\n## ')[0]!;
+    const arrives = messagesSection
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) => backquoted(l.split('|')[1]!)[0]);
+    assert.deepEqual(
+      [...arrives].sort(),
+      [...names].sort(),
+      'docs/stream.md "Messages": one row per channel',
+    );
     // AsyncAPI: every channel listed, every message it names is published.
     const listed = (asyncApiDocument('http://localhost').channels as Record<string, Record<string, unknown>>)
       .tape!['x-tickbook-channels'] as { name: string; messages: string[] }[];

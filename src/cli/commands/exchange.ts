@@ -10,7 +10,6 @@ import { parseSchedule } from '../../catalog/import.ts';
 import { fenceOutLeader } from '../../cluster/leader-row.ts';
 import { catalogEmpty, seedDemo } from '../../demo/driver.ts';
 import { openJournal } from '../../journal/open-journal.ts';
-import type { CommandInput } from '../../runtime/exchange-port.ts';
 import { ExchangeRuntime } from '../../runtime/exchange-runtime.ts';
 import { WriterLockError } from '../../store/types.ts';
 import { adminApi as api, positionals, urlOption } from '../admin-api.ts';
@@ -110,7 +109,7 @@ export const importCmd: Command = {
         const chunk = 500;
         const report = progress(ctx, 'import');
         for (let i = 0; i < parsed.commands.length; i += chunk) {
-          const part = parsed.commands.slice(i, i + chunk) as CommandInput[];
+          const part = parsed.commands.slice(i, i + chunk);
           const rs = await rt.submitMany(part);
           rs.forEach((r, j) => {
             if (r.ok) applied++;

@@ -6,16 +6,15 @@
 // milliseconds, whose code-point order is time order (docs/http.md). Outputs are the wire's text.
 
 import { GraphQLError, type GraphQLScalarType, type GraphQLSchema, Kind, type ValueNode } from 'graphql';
+import { isUuid } from '../../ids.ts';
 import { isoMillis, WIRE_MAX_MS, WIRE_MIN_MS } from '../../wire/names.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The first characters of a bad input, for an error message that cannot grow with the input. */
 const shown = (v: unknown) => JSON.stringify(typeof v === 'string' ? v.slice(0, 64) : v) ?? String(v);
 
 /** A uuid input (RFC 9562 text form, any case) → lower case; anything else is a GraphQL error. */
 export function parseUuid(v: unknown): string {
-  if (typeof v !== 'string' || !UUID.test(v)) {
+  if (!isUuid(v)) {
     throw new GraphQLError(`invalid input syntax for type uuid: ${shown(v)}`);
   }
   return v.toLowerCase();

@@ -16,6 +16,7 @@ import type { ClusterNode } from '../../cluster/node.ts';
 import { PEER_HEADER } from '../../cluster/peer.ts';
 import type { Config } from '../../config.ts';
 import { envelope } from '../../errors.ts';
+import { uuidv7 } from '../../ids.ts';
 import type { DeadmanReport } from '../../stream/messages.ts';
 
 export const SEQ_HEADER = 'x-tickbook-seq';
@@ -207,7 +208,7 @@ export async function cancelOnDisconnectAtLeader(
   config: Config,
   accountId: string,
 ): Promise<DeadmanReport> {
-  const requestId = `cod-${config.nodeName}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const requestId = `cod-${config.nodeName}-${uuidv7()}`;
   const res = await fetch(node.leaderUrl + PEER_CANCEL_PATH, {
     method: 'POST',
     headers: {

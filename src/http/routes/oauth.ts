@@ -11,16 +11,10 @@
 
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { OAuthError } from '../../auth/oauth-errors.ts';
-import { SCOPES } from '../../auth/scopes.ts';
+import { LEGACY_TOKEN_BODY, TOKEN_BODY, TOKEN_HINT_BODY } from '../../auth/oauth-bodies.ts';
+import { OAuthError, oauthErrorBody } from '../../auth/oauth-errors.ts';
 import type { AuthService } from '../../auth/service.ts';
-import {
-  authenticateClient,
-  type OAuthRequest,
-  readParams,
-  TOKEN_HINT_PARAMS,
-  tokenRequest,
-} from '../../auth/token-endpoint.ts';
+import { type OAuthRequest, tokenHintRequest, tokenRequest } from '../../auth/token-endpoint.ts';
 import type { Config } from '../../config.ts';
 import { fastifyErrorCode } from '../error-handler.ts';
 import { loggerOptions } from '../logger.ts';
@@ -36,28 +30,7 @@ export const LEGACY_TOKEN_PATH = '/oauth/token';
 /** Token requests are a few hundred bytes; anything near this is not a token request. */
 const TOKEN_BODY_LIMIT = 16 * 1024;
 
-// --- schemas (documentation: the scope's validator accepts anything, see below) ----------------
-
-const oauthErrorSchema = {
-  type: 'object',
-  description: 'RFC 6749 §5.2 error',
-  properties: {
-    error: {
-      type: 'string',
-      enum: [
-        'invalid_request',
-        'invalid_client',
-        'unsupported_grant_type',
-        'invalid_scope',
-        'access_denied',
-        'temporarily_unavailable',
-        'server_error',
-      ],
-    },
-    error_description: { type: 'string' },
-  },
-  required: ['error', 'error_description'],
-} as const;
+// --- schemas (the bodies' are the token service's, src/auth/oauth-bodies.ts) --------------------
 
 const tokenResponseSchema = {
   type: 'object',
@@ -70,46 +43,18 @@ const tokenResponseSchema = {
   required: ['access_token', 'scope', 'expires_in', 'token_type'],
 } as const;
 
-const clientAuthProps = {
-  client_id: { type: 'string', description: 'Client id (or use HTTP Basic)' },
-  client_secret: { type: 'string', description: 'Client secret (or use HTTP Basic)' },
-} as const;
-
-const tokenBodySchema = (legacy: boolean) => ({
-  type: 'object',
-  properties: {
-    grant_type: { type: 'string', enum: ['client_credentials'] },
-    ...clientAuthProps,
-    scope: { type: 'string', description: `Optional narrowing, space-separated: ${SCOPES.join(', ')}` },
-    audience: {
-      type: 'string',
-      description: legacy
-        ? "Required: the server's public base URL (PUBLIC_BASE_URL) or one of LEGACY_TOKEN_AUDIENCES; a refusal names the accepted values"
-        : 'Ignored on this endpoint',
-    },
-  },
-  required: legacy ? ['grant_type', 'audience'] : ['grant_type'],
-});
-
 const tokenResponses = {
   200: tokenResponseSchema,
-  400: oauthErrorSchema,
-  401: oauthErrorSchema,
-  403: oauthErrorSchema,
-  429: oauthErrorSchema,
+  400: oauthErrorBody,
+  401: oauthErrorBody,
+  403: oauthErrorBody,
+  429: oauthErrorBody,
 };
 
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
 
-/** The body of revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1): a token and its hint. */
-const tokenHintBodySchema = {
-  type: 'object',
-  properties: { token: { type: 'string' }, token_type_hint: { type: 'string' }, ...clientAuthProps },
-  required: ['token'],
-} as const;
-
 /** Errors of revocation and introspection: a bad request, an unauthenticated client, throttling. */
-const tokenHintErrors = { 400: oauthErrorSchema, 401: oauthErrorSchema, 429: oauthErrorSchema };
+const tokenHintErrors = { 400: oauthErrorBody, 401: oauthErrorBody, 429: oauthErrorBody };
 
 /** What the token service needs of the request (src/auth/token-endpoint.ts). */
 function oauthRequest(request: FastifyRequest): OAuthRequest {
@@ -157,11 +102,12 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
   const { auth } = opts;
   const base = auth.metadata().issuer as string;
   await app.register(formbody, { bodyLimit: TOKEN_BODY_LIMIT });
-  // The schemas above document the endpoints; the token service (src/auth/token-endpoint.ts)
-  // checks the inputs, because each failure has its own RFC 6749 §5.2 error (unsupported_grant_type,
-  // invalid_client with a Basic challenge, invalid_scope…), credentials may come from the body or
-  // HTTP Basic but not both, and a repeated form parameter is invalid_request: none of that is the
-  // §8 envelope the app's validator answers (docs/http.md "Validation and errors").
+  // The body schemas are published here and checked by the token service (src/auth/oauth-bodies.ts,
+  // token-endpoint.ts), because each failure has its own RFC 6749 §5.2 error (invalid_request,
+  // unsupported_grant_type, invalid_client with a Basic challenge…) in an order the RFC sets, with
+  // the rules a schema cannot state (credentials from the body or HTTP Basic but not both, the
+  // legacy audience) after client authentication: none of that is the §8 envelope the app's
+  // validator answers (docs/http.md "Validation and errors"). So the scope validates nothing itself.
   app.setValidatorCompiler(() => () => true);
   app.setErrorHandler((err, request, reply) => sendOAuthError(request, reply, err));
   // RFC 6749 §5.1: token responses (and errors) must not be cached.
@@ -188,7 +134,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         : 'OAuth2 client-credentials grant (RFC 6749 §4.4). JSON or form body; client credentials in the body or HTTP Basic.',
       deprecated: legacy || undefined,
       consumes,
-      body: tokenBodySchema(legacy),
+      body: (legacy ? LEGACY_TOKEN_BODY : TOKEN_BODY).schema,
       response: tokenResponses,
     },
   });
@@ -216,7 +162,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         tags: ['auth'],
         summary: 'Revoke an access token (RFC 7009)',
         consumes,
-        body: tokenHintBodySchema,
+        body: TOKEN_HINT_BODY.schema,
         response: {
           200: { type: 'null', description: 'Revoked, or nothing to revoke (RFC 7009 §2.2)' },
           ...tokenHintErrors,
@@ -224,10 +170,8 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
       },
     },
     async (request, reply) => {
-      const p = readParams(request.body, TOKEN_HINT_PARAMS);
-      const client = authenticateClient(auth, oauthRequest(request), p);
-      if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
-      await auth.revokeToken(p.token, client);
+      const { token, client } = tokenHintRequest(auth, oauthRequest(request));
+      await auth.revokeToken(token, client);
       return reply.code(200).send();
     },
   );
@@ -240,7 +184,7 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
         tags: ['auth'],
         summary: 'Introspect an access token (RFC 7662)',
         consumes,
-        body: tokenHintBodySchema,
+        body: TOKEN_HINT_BODY.schema,
         response: {
           200: {
             type: 'object',
@@ -264,13 +208,11 @@ async function tokenEndpoints(app: FastifyInstance, opts: TokenEndpointOptions):
       },
     },
     async (request, reply) => {
-      const p = readParams(request.body, TOKEN_HINT_PARAMS);
-      const client = authenticateClient(auth, oauthRequest(request), p);
-      if (p.token === undefined || p.token === '') throw new OAuthError('invalid_request', 'Missing token');
+      const { token, client } = tokenHintRequest(auth, oauthRequest(request));
       return reply
         .code(200)
         .type('application/json')
-        .send(await auth.introspect(p.token, client));
+        .send(await auth.introspect(token, client));
     },
   );
 }

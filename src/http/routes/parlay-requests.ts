@@ -3,7 +3,7 @@
 // (scope make:parlay), the wager (answered once the journal is durable) and the parlay positions.
 // The unauthenticated price route (parlay.ts) is a different route and is unchanged.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
@@ -77,12 +77,32 @@ export default async function parlayRequestRoutes(
     return m;
   }
 
-  function ownRequest(accountId: string, id: string): ParlayRequestRecord {
+  /** The caller's request that `:id` names (a malformed id is INVALID_ID), and the caller's account. */
+  function ownRequest(request: FastifyRequest & { params: IdParams }): {
+    accountId: string;
+    r: ParlayRequestRecord;
+  } {
+    throwValidation(request, CODES);
+    const accountId = callerAccount(request);
+    const { id } = request.params;
     const r = port.reader().parlayRequest(id.toLowerCase());
     if (r === undefined || r.accountId !== accountId)
       throw new ApiError('PARLAY_REQUEST_NOT_FOUND', `Parlay request ${id} not found`);
-    return r;
+    return { accountId, r };
   }
+
+  /** A route on one of the caller's requests, `:id`, answering the request. */
+  const onOwnRequest = (summary: string) => ({
+    preHandler: trade,
+    attachValidation: true,
+    schema: {
+      tags: ['parlay'],
+      summary,
+      security: bearer,
+      params: requestIdParams,
+      response: { 200: wireRequestSchema, ...errors },
+    },
+  });
 
   app.post<{ Body: RequestBody }>(
     '/nbx/v1/parlay/request',
@@ -107,7 +127,11 @@ export default async function parlayRequestRoutes(
       const currency = body.currency ?? 'CASH';
       const reader = port.reader();
       const t = now();
-      const open = reader.parlayRequests(accountId).filter((r) => requestStatus(r, t) === 'Unfilled').length;
+      // Counted over the open requests (bounded by accounts × the limit, and by the deadline), not
+      // over every request the account ever made: that list only grows, and this runs per request.
+      let open = 0;
+      for (const r of reader.openParlayRequests())
+        if (r.accountId === accountId && requestStatus(r, t) === 'Unfilled') open++;
       if (open >= config.parlayMaxOpenRequests)
         throw new ApiError(
           'PARLAY_OPEN_REQUEST_LIMIT',
@@ -143,21 +167,10 @@ export default async function parlayRequestRoutes(
 
   app.get<{ Params: IdParams }>(
     '/nbx/v1/parlay/request/:id',
-    {
-      preHandler: trade,
-      attachValidation: true,
-      schema: {
-        tags: ['parlay'],
-        summary: 'One of the caller’s parlay requests, with the quotes received so far',
-        security: bearer,
-        params: requestIdParams,
-        response: { 200: wireRequestSchema, ...errors },
-      },
-    },
+    onOwnRequest('One of the caller’s parlay requests, with the quotes received so far'),
     async (request) => {
-      throwValidation(request, CODES);
-      const accountId = callerAccount(request);
-      return requestToWire(port.reader(), ownRequest(accountId, request.params.id), now(), accountId);
+      const { accountId, r } = ownRequest(request);
+      return requestToWire(port.reader(), r, now(), accountId);
     },
   );
 
@@ -188,21 +201,9 @@ export default async function parlayRequestRoutes(
 
   app.delete<{ Params: IdParams }>(
     '/nbx/v1/parlay/request/:id',
-    {
-      preHandler: trade,
-      attachValidation: true,
-      schema: {
-        tags: ['parlay'],
-        summary: 'Cancel one of the caller’s open parlay requests',
-        security: bearer,
-        params: requestIdParams,
-        response: { 200: wireRequestSchema, ...errors },
-      },
-    },
+    onOwnRequest('Cancel one of the caller’s open parlay requests'),
     async (request) => {
-      throwValidation(request, CODES);
-      const accountId = callerAccount(request);
-      const r = ownRequest(accountId, request.params.id);
+      const { accountId, r } = ownRequest(request);
       acceptedEvents(await port.submit({ type: 'ParlayCancel', requestId: r.id, accountId }));
       const reader = port.reader();
       return requestToWire(reader, reader.parlayRequest(r.id)!, now(), accountId);
@@ -274,9 +275,7 @@ export default async function parlayRequestRoutes(
       },
     },
     async (request, reply) => {
-      throwValidation(request, CODES);
-      const accountId = callerAccount(request);
-      const r = ownRequest(accountId, request.params.id);
+      const { accountId, r } = ownRequest(request);
       const { clientOrderId } = request.body;
       const replay = () => {
         const done = port.reader().parlayForClientOrderId(accountId, clientOrderId);

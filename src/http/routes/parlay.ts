@@ -14,7 +14,6 @@
 // - @fastify/rate-limit is registered inside this (encapsulated) plugin and applies to this route
 //   only: an unauthenticated pricing endpoint is the cheapest way to load the server.
 
-import { randomBytes } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
@@ -22,6 +21,7 @@ import type { Config } from '../../config.ts';
 import { ApiError, ErrorCodes, envelope } from '../../errors.ts';
 import type { ExchangeReader } from '../../exchange/reader.ts';
 import { CURRENCIES, type Currency, type OutcomeRecord } from '../../exchange/types.ts';
+import { offerIdSource } from '../../ids.ts';
 import { type DeclineDetail, declineDetail } from '../../pricing/declines.ts';
 import { type PricingParams, pricingParams } from '../../pricing/league-models.ts';
 import { type ParlayQuote, priceParlay, type QuotedLeg } from '../../pricing/parlay.ts';
@@ -31,6 +31,7 @@ import { fastifyErrorCode, mapError } from '../error-handler.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { marketSchema } from '../schemas/catalog.ts';
 import { errorEnvelope } from '../schemas/common.ts';
+import { parlayOutcomes } from '../schemas/parlays.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { type OfferParts, offerBody, QuoteMemo, quoteKey } from './parlay-memo.ts';
 
@@ -127,17 +128,8 @@ function bodySchema(maxLegs: number) {
   return {
     type: 'object',
     properties: {
-      outcomes: {
-        type: 'array',
-        minItems: 2,
-        maxItems: maxLegs,
-        items: {
-          type: 'object',
-          properties: { id: { type: 'string', description: 'Outcome UUID' } },
-          required: ['id'],
-          additionalProperties: false,
-        },
-      },
+      // A string, not a uuid: a malformed leg is the pricer's INVALID_OUTCOME_ID decline.
+      outcomes: parlayOutcomes(maxLegs, { type: 'string', description: 'Outcome UUID' } as const),
       boostId: { type: 'null', description: 'Sent as null by the web app; boosts need authentication' },
       currency: { type: 'string', enum: CURRENCIES, default: 'CASH' },
     },
@@ -300,24 +292,6 @@ function parlayErrorHandler(
 }
 
 // ---------------------------------------------------------------- the plugin
-
-/**
- * Offer ids: UUID-shaped (version 4 and variant bits set), a random 80-bit prefix drawn once per
- * plugin plus a 48-bit counter. Offers are not stored or redeemed, so ids need to be unique, not
- * secret; this avoids a crypto call per quote (randomUUID showed up in profiles of this route).
- */
-export function offerIdSource(): () => string {
-  const b = randomBytes(10);
-  b[6] = (b[6]! & 0x0f) | 0x40; // b holds 10 bytes
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  const prefix = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-`;
-  let n = Number.parseInt(randomBytes(4).toString('hex'), 16); // start anywhere in the counter space
-  return () => {
-    n = (n + 1) % 2 ** 48;
-    return prefix + n.toString(16).padStart(12, '0');
-  };
-}
 
 export default async function parlayRoutes(app: FastifyInstance, opts: ParlayRouteOptions): Promise<void> {
   const { config } = opts;

@@ -59,7 +59,19 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
+
+/** Upgrades another listener answers (a replica relaying `/trade` to its leader, docs/cluster.md). */
+const taken = new WeakSet<IncomingMessage>();
+
+export function takeUpgrade(req: IncomingMessage): void {
+  taken.add(req);
+}
+
+export function upgradeTaken(req: IncomingMessage): boolean {
+  return taken.has(req);
+}
 
 /**
  * What makes an upgrade request one `ws` would refuse with a bare text answer (RFC 6455 §4.2.1):

@@ -23,7 +23,7 @@ import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { placeBodySchema } from '../schemas/trading.ts';
 import { bodyValidatorCompiler } from '../validation.ts';
 import { rejectionError } from './exchange-common.ts';
-import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf, upgradeTaken } from './tape-upgrade.ts';
 
 export const TRADE_PATH = '/trade';
 const SUBPROTOCOL = 'tickbook';
@@ -79,6 +79,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
   const pings = pingSweep(wss, opts.pingMs ?? 15_000);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (upgradeTaken(req)) return; // a replica relays it to the leader (docs/cluster.md)
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://x');

@@ -2,18 +2,23 @@
 // needs, which the production API has no read for (its clients follow the stream). Public market
 // data like the book: `read:tape`. Read from the history tables, which hold every fill once the
 // projector has caught up with the command's acknowledgement (docs/journal.md "Projector").
+// The answer is kept as bytes per market, currency and limit, versioned by the book's sequence
+// number: every trade moves the book, so an unchanged seq means no new trade and a chart polling
+// the tape costs a map lookup, not a query (a 304 when its ETag still matches).
 
 import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import { tickToPrice } from '../../exchange/units.ts';
 import { isoMillis } from '../../wire/names.ts';
+import { sendCached, VersionedCache } from '../response-cache.ts';
 import {
   authErrors,
   bearer,
   currency,
   errorEnvelope,
   marketParams,
+  notModified,
   qtyMcu,
   uuid,
 } from '../schemas/common.ts';
@@ -45,8 +50,12 @@ const tradeSchema = {
 type MarketParams = FromSchema<typeof marketParams>;
 type TradesQuery = FromSchema<typeof tradesQuery>;
 
+/** Cached answers: market × currency × limit; the LRU bound keeps odd limits from growing memory. */
+const TRADE_ENTRIES = 4_096;
+
 export default async function tradeRoutes(app: FastifyInstance, opts: ExchangeRouteOptions): Promise<void> {
   const { port } = opts;
+  const bodies = new VersionedCache<string>(TRADE_ENTRIES);
   app.get<{ Params: MarketParams; Querystring: TradesQuery }>(
     '/nbx/v2/emm/markets/:marketId/trades',
     {
@@ -62,31 +71,40 @@ export default async function tradeRoutes(app: FastifyInstance, opts: ExchangeRo
         querystring: tradesQuery,
         response: {
           200: { type: 'array', items: tradeSchema },
+          304: notModified,
           400: errorEnvelope,
           404: errorEnvelope,
           ...authErrors,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       throwValidation(request, {
         'params/marketId': 'INVALID_ID',
         'querystring/currency': 'INVALID_CURRENCY',
       });
       const id = request.params.marketId.toLowerCase();
-      if (!port.reader().market(id)) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
-      const fills = await port.history.marketTrades({
-        marketId: id,
-        currency: request.query.currency,
-        limit: request.query.limit ?? 200,
-      });
-      return fills.map((f) => ({
-        id: f.id,
-        outcomeId: f.outcomeId,
-        price: tickToPrice(f.price),
-        qty: f.qty,
-        created_at: isoMillis(f.ts),
-      }));
+      const r = port.reader();
+      if (!r.market(id)) throw new ApiError('MARKET_NOT_FOUND', `Market ${id} not found`);
+      const { currency } = request.query;
+      const limit = request.query.limit ?? 200;
+      const key = `${id}:${currency}:${limit}`;
+      // The seq is read before the query: the rows are at least that new (the history read waits
+      // for the projector to reach every acknowledged command), so they never sit under a newer seq.
+      const seq = r.bookSeq(id, currency);
+      let cached = bodies.peek(key, seq);
+      if (cached === undefined) {
+        const fills = await port.history.marketTrades({ marketId: id, currency, limit });
+        const rows = fills.map((f) => ({
+          id: f.id,
+          outcomeId: f.outcomeId,
+          price: tickToPrice(f.price),
+          qty: f.qty,
+          created_at: isoMillis(f.ts),
+        }));
+        cached = bodies.get(key, seq, () => rows);
+      }
+      return sendCached(request, reply, cached);
     },
   );
 }

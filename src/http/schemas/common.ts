@@ -2,7 +2,11 @@
 // describe responses (and thereby the OpenAPI document, @fastify/swagger) and check shapes in the
 // tests — one definition per wire shape.
 
+import { errorEnvelope } from '../../errors.ts';
 import { uuid } from '../../wire/schema.ts';
+
+/** The one error envelope (docs/http.md "Validation and errors"), declared in src/errors.ts. */
+export { errorEnvelope } from '../../errors.ts';
 
 // The wire's building blocks are declared in src/wire/schema.ts; the route schemas use them from here.
 export { currency, isoTime, nullableIsoTime, qtyMcu, units, uuid } from '../../wire/schema.ts';
@@ -30,21 +34,6 @@ export const price = {
   exclusiveMinimum: 0,
   exclusiveMaximum: 1,
   description: 'Probability on the tick table (GET /nbx/v2/emm/ticks), e.g. 0.667',
-} as const;
-
-/** The one error envelope (docs/http.md "Validation and errors"). `details` is any JSON. */
-export const errorEnvelope = {
-  type: 'object',
-  description: 'Error envelope (docs/http.md "Validation and errors")',
-  properties: {
-    statusCode: { type: 'integer' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    code: { type: 'string', description: 'Stable machine code (src/errors.ts)' },
-    details: {},
-  },
-  required: ['statusCode', 'error', 'message', 'code'],
-  additionalProperties: false,
 } as const;
 
 export const notModified = {

@@ -1,37 +1,41 @@
 // Schemas of the tradeable-parlay routes (docs/parlays.md): request bodies (their types are derived
 // from them) and the wire shapes of a request, a quote and a parlay position.
 
-import { CURRENCIES, OUTCOME_STATUSES, PARLAY_REQUEST_STATUSES } from '../../exchange/types.ts';
+import { CURRENCIES, PARLAY_REQUEST_STATUSES } from '../../exchange/types.ts';
+import { probability } from '../../wire/parlays.ts';
 import { marketSchema } from './catalog.ts';
-import { isoTime, nullableIsoTime, uuid } from './common.ts';
+import { isoTime, uuid } from './common.ts';
 
-const probability = {
-  type: 'number',
-  exclusiveMinimum: 0,
-  exclusiveMaximum: 1,
-  description: 'Probability with at most 6 decimals',
-} as const;
+// The parlay position is a wire shape the stream sends too (parlayFill, parlayUpdate): declared in
+// src/wire/parlays.ts, with the probability its prices are.
+export { parlaySchema as wireParlaySchema, probability } from '../../wire/parlays.ts';
+
 const amount = {
   type: 'number',
   exclusiveMinimum: 0,
   description: 'Currency units, at most 5 decimals',
 } as const;
 
+/** A parlay's legs as a request names them, `[{id}]`: the price route and the parlay requests. */
+export function parlayOutcomes<Id extends object>(maxLegs: number, id: Id) {
+  return {
+    type: 'array',
+    minItems: 2,
+    maxItems: maxLegs,
+    items: {
+      type: 'object',
+      properties: { id },
+      required: ['id'],
+      additionalProperties: false,
+    },
+  } as const;
+}
+
 export function requestBodySchema(maxLegs: number) {
   return {
     type: 'object',
     properties: {
-      outcomes: {
-        type: 'array',
-        minItems: 2,
-        maxItems: maxLegs,
-        items: {
-          type: 'object',
-          properties: { id: uuid },
-          required: ['id'],
-          additionalProperties: false,
-        },
-      },
+      outcomes: parlayOutcomes(maxLegs, uuid),
       boostId: {
         type: ['string', 'null'],
         description:
@@ -185,65 +189,5 @@ export const wireRequestSchema = {
     'quotes',
     'declined',
     'boostId',
-  ],
-} as const;
-
-export const wireParlaySchema = {
-  type: 'object',
-  properties: {
-    id: uuid,
-    requestId: uuid,
-    role: { type: 'string', enum: ['TAKER', 'MAKER'] },
-    currency: { type: 'string', enum: [...CURRENCIES] },
-    price: probability,
-    qty: { type: 'integer', description: 'Payout, minimum currency units' },
-    stake: { type: 'number', description: 'The taker’s stake, currency units' },
-    collateral: { type: 'number', description: 'The maker’s collateral, currency units' },
-    fee: { type: 'number', description: 'The taker’s fee, currency units' },
-    clientOrderId: { type: ['string', 'null'] },
-    status: { type: 'string', enum: ['OPEN', 'SETTLED'] },
-    payout: { type: ['number', 'null'], description: 'What the caller received at settlement' },
-    boostId: { type: ['string', 'null'], description: 'The boost of a boosted fill, or null' },
-    unboostedPrice: { ...probability, description: 'The maker’s quoted price (= price when not boosted)' },
-    boostCost: {
-      type: ['number', 'null'],
-      description: 'What the boost’s funding account paid at the fill, currency units, or null',
-    },
-    legs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          outcomeId: uuid,
-          marketId: uuid,
-          eventId: uuid,
-          price: probability,
-          status: { type: 'string', enum: [...OUTCOME_STATUSES] },
-        },
-        required: ['outcomeId', 'marketId', 'eventId', 'price', 'status'],
-      },
-    },
-    createdAt: isoTime,
-    settledAt: nullableIsoTime,
-  },
-  required: [
-    'id',
-    'requestId',
-    'role',
-    'currency',
-    'price',
-    'qty',
-    'stake',
-    'collateral',
-    'fee',
-    'clientOrderId',
-    'status',
-    'payout',
-    'boostId',
-    'unboostedPrice',
-    'boostCost',
-    'legs',
-    'createdAt',
-    'settledAt',
   ],
 } as const;

@@ -1,0 +1,120 @@
+// A replica's `/trade` upgrades go to the leader (docs/cluster.md "Writes go to the leader"): the
+// order-entry socket carries commands only (orders, quotes, parlay quotes), so on a process that does
+// not lead the whole connection is relayed, byte for byte, to the leader's `/trade`: the upgrade
+// request (its headers, the token among them, checked by the leader) and then both directions of
+// the WebSocket. A client never needs to know which process it reached. When no leader is known or
+// reachable the upgrade is refused 503 with Retry-After, like a forwarded REST command. A relayed
+// connection ends with the leader's (a failover): the client reconnects, as after any lost
+// connection, and lands on the new leader. This process taking the lead closes the connections it
+// relays, so their clients reconnect to it. `/tape` is never relayed: every process streams.
+
+import type { IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ClusterNode } from '../../cluster/node.ts';
+import type { Config } from '../../config.ts';
+import { ApiError } from '../../errors.ts';
+import { refuse, takeUpgrade } from '../routes/tape-upgrade.ts';
+import { TRADE_PATH } from '../routes/trade.ts';
+import { FORWARDED_HEADER } from './cluster.ts';
+
+/** Request headers not relayed as they came (the relay sets its own). */
+const REPLACED = new Set(['host', 'x-forwarded-for', FORWARDED_HEADER]);
+
+const unavailable = (message: string) =>
+  new ApiError('SERVICE_UNAVAILABLE', message, undefined, { 'retry-after': '1' });
+
+/** The upgrade request as the leader receives it. */
+function requestHead(req: IncomingMessage, leader: URL, config: Config): string {
+  const lines = [`GET ${req.url ?? TRADE_PATH} HTTP/1.1`, `Host: ${leader.host}`];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!REPLACED.has(raw[i]!.toLowerCase())) lines.push(`${raw[i]}: ${raw[i + 1]}`);
+  }
+  const xff = req.headers['x-forwarded-for'];
+  const ip = req.socket.remoteAddress ?? '';
+  lines.push(`X-Forwarded-For: ${xff ? `${String(xff)}, ${ip}` : ip}`);
+  lines.push(`${FORWARDED_HEADER}: ${config.nodeName}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Relays `/trade` upgrades to the leader while this process does not lead. */
+export function relayTradeUpgrades(app: FastifyInstance, node: ClusterNode, config: Config): void {
+  const relayed = new Set<{ client: Duplex; leader: Socket }>();
+  const closeAll = () => {
+    for (const r of relayed) {
+      r.client.destroy();
+      r.leader.destroy();
+    }
+    relayed.clear();
+  };
+
+  const onUpgrade = (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    if (node.mode === 'leader') return; // the order-entry socket's own (src/http/routes/trade.ts)
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      return; // the tape's handler answers a bad request target
+    }
+    if (path !== TRADE_PATH) return;
+    takeUpgrade(req);
+    client.on('error', () => client.destroy());
+    // Relayed once at most: a relayed upgrade reaching a process that does not lead is refused.
+    if (req.headers[FORWARDED_HEADER] !== undefined) {
+      refuse(client, unavailable('Leadership is moving between processes; reconnect shortly'));
+      return;
+    }
+    const url = node.mode === 'replica' ? node.leaderUrl : undefined;
+    if (url === undefined) {
+      refuse(client, unavailable('No leader is known right now (failover in progress); reconnect shortly'));
+      return;
+    }
+    const leader = new URL(url);
+    const upstream = connect({
+      host: leader.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(leader.port || 80),
+    });
+    const pair = { client, leader: upstream };
+    let connected = false;
+    upstream.setNoDelay(true);
+    upstream.once('connect', () => {
+      connected = true;
+      node.forwarded++;
+      relayed.add(pair);
+      upstream.write(requestHead(req, leader, config));
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (err) => {
+      if (connected) return upstream.destroy();
+      node.forwardFailures++;
+      app.log.warn({ err: String(err), leader: url }, 'relaying a /trade upgrade to the leader failed');
+      void node.readLeader().catch(() => {});
+      refuse(
+        client,
+        unavailable('The leader could not be reached; reconnect shortly (failover may be in progress)'),
+      );
+    });
+    const end = () => {
+      relayed.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    upstream.once('close', () => {
+      if (connected) end();
+    });
+    client.once('close', end);
+  };
+
+  // Before the order-entry socket's own listener, which leaves an upgrade taken here alone.
+  app.server.prependListener('upgrade', onUpgrade);
+  node.on('leader', closeAll);
+  app.addHook('onClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    node.off('leader', closeAll);
+    closeAll();
+  });
+}
