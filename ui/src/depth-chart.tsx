@@ -12,7 +12,7 @@ import { memo } from './memo.ts';
  * At most this often: the chart is a thousand points a series, and redrawing it on every tick of a
  * busy book would hold the page's main thread from the next tick (docs/ui.md "Live data").
  */
-const REDRAW_MS = 250;
+const REDRAW_MS = 500;
 
 export const DepthChart = memo(function DepthChart({ book, title }: { book: BookWire; title: string }) {
   const box = useRef<HTMLDivElement>(null);
