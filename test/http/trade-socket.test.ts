@@ -254,6 +254,42 @@ for (const kind of storeKinds()) {
       c.close();
     });
 
+    test('after an amend the original placement replays, over either transport', async () => {
+      const t = await d.trader('idem-amend');
+      const c = await TradeClient.open(d.url, t.token);
+      const o0 = d.markets[0]!.outcomeIds[0];
+      // Placed over REST, amended and repeated on the socket.
+      const viaRest = await t.api.call(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body(o0, 0.4, { clientOrderId: 'a-rest' }),
+      );
+      assert.equal(viaRest.status, 201);
+      const moved = await c.request('amend', { orderId: viaRest.body.id, price: 0.38, qty: 60 });
+      assert.equal(moved.type, 'amend', JSON.stringify(moved));
+      const repeat = await c.request('place', body(o0, 0.4, { clientOrderId: 'a-rest' }));
+      assert.equal(repeat.type, 'place', JSON.stringify(repeat));
+      assert.equal(repeat.replayed, true);
+      assert.equal(repeat.result.id, viaRest.body.id);
+      assert.equal(repeat.result.price, 0.38);
+      const conflict = await c.request('place', body(o0, 0.38, { clientOrderId: 'a-rest', qty: 60 }));
+      assert.equal(conflict.error.code, 'DUPLICATE_CLIENT_ORDER_ID');
+      // Placed on the socket, amended and repeated over REST.
+      const viaSocket = await c.request('place', body(o0, 0.41, { clientOrderId: 'a-ws' }));
+      const cut = await t.api.call('PATCH', `/nbx/v2/emm/orders/${viaSocket.result.id}`, { qty: 30 });
+      assert.equal(cut.status, 200, JSON.stringify(cut.body));
+      const restRepeat = await t.api.call(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body(o0, 0.41, { clientOrderId: 'a-ws' }),
+      );
+      assert.equal(restRepeat.status, 201, JSON.stringify(restRepeat.body));
+      assert.equal(restRepeat.headers['idempotent-replayed'], 'true');
+      assert.equal(restRepeat.body.id, viaSocket.result.id);
+      assert.equal(restRepeat.body.qty, 30);
+      c.close();
+    });
+
     test('pipelining: many requests in flight, answered in commit order, over the bound RATE_LIMITED', async () => {
       const t = await d.trader('pipeline');
       const c = await TradeClient.open(d.url, t.token);
