@@ -31,6 +31,7 @@ import {
 } from './connection.ts';
 import { type BookGroup, bookKey } from './frames.ts';
 import { type HubLimits, type HubOptions, hubLimits, STREAM_DEFAULTS } from './hub-options.ts';
+import { type Frames, framesOf } from './lazy-frames.ts';
 import type { StreamLog } from './log.ts';
 import { StreamLogs } from './logs.ts';
 import { envelope, errorFrame, type StreamErrorCode } from './messages.ts';
@@ -183,28 +184,33 @@ export class StreamHub {
     for (const ch of this.table) if (!ch.beforeBooks) this.releaseChannel(ch, f, now);
   }
 
+  // Frames nobody reads now stay unbuilt in the logs (lazy-frames.ts), charged the builder's
+  // estimate; frames a subscriber reads now are built before the log charges them, exactly.
   private releaseChannel(ch: ChannelSpec, f: CommandFrames, now: number): void {
     const out = f.channels.get(ch.name);
     if (out === undefined) return;
     const j = f.journalSeq;
     if (ch.kind === 'shared') {
-      const frames = out as string[];
-      this.logs.channel(ch, null)!.append({ seq: j, journalSeq: j, ts: now, frames });
+      const frames = out as Frames;
       const conns = this.subs.of(ch.name);
+      if (conns !== undefined) framesOf(frames);
+      this.logs.channel(ch, null)!.append({ seq: j, journalSeq: j, ts: now, frames });
       if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, frames, j);
       return;
     }
-    for (const [account, frames] of out as Map<Id, string[]>) {
-      this.logs.account(ch, account).append({ seq: j, journalSeq: j, ts: now, frames });
+    for (const [account, frames] of out as Map<Id, Frames>) {
       const conns = this.subs.ofAccount(ch.name, account);
+      if (conns !== undefined) framesOf(frames);
+      this.logs.account(ch, account).append({ seq: j, journalSeq: j, ts: now, frames });
       if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, frames, j);
     }
   }
 
   private releaseBook(g: BookGroup, journalSeq: number, now: number): void {
+    const subs = this.subs.books.get(g.key);
+    if (subs !== undefined) framesOf(g.frames);
     this.logs.book(g.key, g.seq - 1).append({ seq: g.seq, journalSeq, ts: now, frames: g.frames });
     if (this.logs.appliedBookSeq.get(g.key) === g.seq) this.logs.appliedBookSeq.delete(g.key);
-    const subs = this.subs.books.get(g.key);
     if (subs === undefined) return;
     for (const s of subs) {
       if (s.replaying) continue;
@@ -216,7 +222,7 @@ export class StreamHub {
         continue;
       }
       if (g.seq <= s.seq) continue;
-      this.sendBook(s, g.frames, g.seq);
+      this.sendBook(s, framesOf(g.frames), g.seq);
     }
   }
 
@@ -231,9 +237,10 @@ export class StreamHub {
     return true;
   }
 
-  private sendChannel(c: Connection, name: string, frames: readonly string[], journalSeq: number): void {
+  private sendChannel(c: Connection, name: string, lazy: Frames, journalSeq: number): void {
     const sub = c.channels.get(name)!;
     if (sub.catchingUp) return;
+    const frames = framesOf(lazy);
     if (!c.trySendAll(frames, this.opts.maxBufferBytes)) {
       this.resyncChannel(c, sub);
       return;
