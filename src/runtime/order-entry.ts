@@ -198,8 +198,11 @@ export class OrderEntry {
   async place(accountId: Id, request: PlaceRequest): Promise<Placement> {
     const orderId = this.port.newId();
     const cmd = placeCommand(accountId, orderId, request);
-    const again = await this.replay(accountId, cmd);
-    if (again) return again;
+    // Without a key there is nothing to replay: no promise and no turn of the loop spent on it.
+    if (cmd.clientOrderId) {
+      const again = await this.replay(accountId, cmd);
+      if (again) return again;
+    }
     const seqs = [0];
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
