@@ -5,7 +5,7 @@
 // byte budget shared by every log are enforced by the pool the log charges (retention.ts), which
 // evicts oldest-first across all logs, so a quiet log ages out like a busy one.
 
-import { countOf, type Frames, textBytes } from './lazy-frames.ts';
+import { countOf, type Frames, framesOf, textBytes } from './lazy-frames.ts';
 
 /** Bytes charged per frame and per entry beyond the frame text: V8 string and object headers. */
 export const FRAME_OVERHEAD = 48;
@@ -83,7 +83,13 @@ export class StreamLog {
     return this.head === this.entries.length;
   }
 
-  append(e: LogEntry): void {
+  /**
+   * Appends a command's entry. Frames nobody reads now stay unbuilt (lazy-frames.ts) and are
+   * charged the builder's estimate; with `readNow` (a subscriber is sent them at once) they are
+   * built first, so the charge is their text.
+   */
+  append(e: LogEntry, readNow = false): void {
+    if (readNow) framesOf(e.frames);
     const count = countOf(e.frames);
     const bytes = ENTRY_OVERHEAD + textBytes(e.frames) + count * FRAME_OVERHEAD;
     this.appendedBytes += bytes;
