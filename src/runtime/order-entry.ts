@@ -211,7 +211,8 @@ export class OrderEntry {
       if (winner) return winner;
     }
     if (!result.ok) throw this.rejectionError(result);
-    return { ...placementOutcome(orderId, result.events), replayed: false, seq: seqs[0] ?? null };
+    const { order, fills } = placementOutcome(orderId, result.events);
+    return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
 
   /**
