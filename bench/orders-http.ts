@@ -6,7 +6,7 @@
 //
 //   node --import tsx bench/orders-http.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--only embedded|postgres] [--cpu-prof DIR] [--ab CHECKOUT[,CHECKOUT…]]
-//     [--sql-thread worker|main[,…]]
+//     [--sql-thread worker|main[,…]] [--node-options FLAGS[,FLAGS…]]
 //
 // The real targets run the built server (dist/main.js, as `npm start`; rebuilt first when a
 // source is newer) by plain node (bench/lib/orders-child.mjs); the bare route runs from
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
     'sql-thread': { type: 'string' },
+    'node-options': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -181,6 +182,22 @@ if (sqlThreads.length > 0) {
       prepare: async (i) => {
         const p = await embedded.prepare(i);
         return { ...p, env: { ...p.env, EMBEDDED_SQL_THREAD: thread } };
+      },
+    });
+  }
+}
+// --node-options: the embedded target once per value (comma-separated; an empty value: none), with
+// NODE_OPTIONS set to it, so V8 flags (a larger young generation, say) are compared in the same rounds.
+const nodeOptions = values['node-options']?.split(',') ?? [];
+if (nodeOptions.length > 0) {
+  const embedded = targets.pop()!;
+  for (const opt of nodeOptions) {
+    targets.push({
+      ...embedded,
+      label: `${embedded.label}, NODE_OPTIONS="${opt}"`,
+      prepare: async (i) => {
+        const p = await embedded.prepare(i);
+        return { ...p, env: { ...p.env, NODE_OPTIONS: opt } };
       },
     });
   }
