@@ -66,6 +66,22 @@ export type ResultFrame = {
 };
 export type ErrorFrame = { type: 'error'; id: RequestId | null; error: ErrorEnvelope };
 
+const rateLimitedBodies = new Map<number, string>();
+
+/** The error envelope of a frame over the in-flight bound, as JSON (the same for every frame). */
+function rateLimitedBody(maxInFlight: number): string {
+  let body = rateLimitedBodies.get(maxInFlight);
+  if (body === undefined) {
+    const err = new ApiError(
+      'RATE_LIMITED',
+      `At most ${maxInFlight} requests in flight per connection: read the answers first`,
+    );
+    body = JSON.stringify(mapError(err).body);
+    rateLimitedBodies.set(maxInFlight, body);
+  }
+  return body;
+}
+
 export class TradeSession {
   inFlight = 0;
   /** Bytes of frames handed to the socket and not yet written out. */
@@ -114,12 +130,10 @@ export class TradeSession {
       return;
     }
     if (this.inFlight >= this.deps.maxInFlight) {
-      this.sendError(
-        env.id,
-        new ApiError(
-          'RATE_LIMITED',
-          `At most ${this.deps.maxInFlight} requests in flight per connection: read the answers first`,
-        ),
+      // An overloaded server answers many of these: the error body is serialized once per bound,
+      // not an ApiError (and its stack) and a mapping per refused frame.
+      this.send(
+        `{"type":"error","id":${JSON.stringify(env.id)},"error":${rateLimitedBody(this.deps.maxInFlight)}}`,
       );
       return;
     }
