@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { Api } from '../helpers/server.ts';
 import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
 import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
