@@ -219,8 +219,11 @@ export class OrderEntry {
   async place(accountId: Id, request: PlaceRequest): Promise<Placement> {
     const orderId = this.port.newId();
     const cmd = placeCommand(accountId, orderId, request);
-    const again = await this.replay(accountId, cmd);
-    if (again) return again;
+    // Without a key there is nothing to replay: no promise and no turn of the loop spent on it.
+    if (cmd.clientOrderId) {
+      const again = await this.replay(accountId, cmd);
+      if (again) return again;
+    }
     const seqs = [0];
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
@@ -230,7 +233,8 @@ export class OrderEntry {
     }
     if (!result.ok) throw this.rejectionError(result);
     this.accepted(accountId, cmd);
-    return { ...placementOutcome(orderId, result.events), replayed: false, seq: seqs[0] ?? null };
+    const { order, fills } = placementOutcome(orderId, result.events);
+    return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
 
   /**

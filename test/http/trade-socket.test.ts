@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { Api } from '../helpers/server.ts';
 import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
 import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
@@ -314,6 +315,40 @@ for (const kind of storeKinds()) {
       const after = await c.request('place', body(o0, 0.3));
       assert.equal(after.result.status, 'RESTING');
       c.close();
+    });
+
+    test('cancelOnDisconnect=true: closing the socket cancels the resting orders; false keeps them', async () => {
+      const o0 = d.markets[0]!.outcomeIds[1];
+      const statusOf = async (api: Api, id: string) =>
+        (await api.call('GET', `/nbx/v2/emm/orders/${id}`)).body.status as string;
+      const armed = await d.trader('cod-armed');
+      const c = await TradeClient.open(`${d.url}?cancelOnDisconnect=true`, armed.token);
+      const a = await c.request('place', body(o0, 0.2));
+      const b = await c.request('place', body(o0, 0.21));
+      assert.equal(a.result.status, 'RESTING');
+      c.close();
+      const deadline = Date.now() + 10_000;
+      while ((await statusOf(armed.api, b.result.id)) !== 'CANCELED' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await statusOf(armed.api, a.result.id), 'CANCELED');
+      assert.equal(await statusOf(armed.api, b.result.id), 'CANCELED');
+
+      const kept = await d.trader('cod-off');
+      const k = await TradeClient.open(`${d.url}?cancelOnDisconnect=false`, kept.token);
+      const stays = await k.request('place', body(o0, 0.22));
+      k.close();
+      // The armed case took one commit to cancel; wait as long and more before looking.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await statusOf(kept.api, stays.result.id), 'RESTING');
+
+      await assert.rejects(
+        TradeClient.open(`${d.url}?cancelOnDisconnect=yes`, kept.token),
+        (e: { status?: number; body?: string }) => {
+          assert.equal(e.status, 400);
+          assert.equal(JSON.parse(e.body ?? '{}').code, 'VALIDATION_FAILED');
+          return true;
+        },
+      );
     });
 
     test('GET /trade without an upgrade answers 400; the AsyncAPI document names the channel', async () => {
