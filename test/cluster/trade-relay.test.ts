@@ -174,3 +174,24 @@ test('a leader that takes the connection but never answers: the client is refuse
   // The relay let go of the leader's side too.
   await new Promise<void>((r) => (held[0]!.destroyed ? r() : held[0]!.once('close', () => r())));
 });
+
+test('an https leader is reached over TLS', async () => {
+  // What the relay sends first: a TLS ClientHello (a handshake record, 0x16) rather than `GET`.
+  let first: Promise<Buffer> | undefined;
+  const held: Socket[] = [];
+  const tlsPort = createTcpServer((socket) => {
+    held.push(socket);
+    first = new Promise((r) => socket.once('data', r));
+  });
+  await new Promise<void>((r) => tlsPort.listen(0, '127.0.0.1', r));
+  closers.push(async () => {
+    for (const s of held) s.destroy();
+    await new Promise<void>((r) => tlsPort.close(() => r()));
+  });
+  const node = new FakeNode();
+  node.leaderUrl = `https://127.0.0.1:${(tlsPort.address() as AddressInfo).port}`;
+  const { ws: base } = await replica(node, 200);
+  assert.deepEqual(await refused(open(`${base}/trade`)), { status: 503, retryAfter: '1' });
+  assert.ok(first !== undefined, 'the relay connected');
+  assert.equal((await first)[0], 0x16);
+});

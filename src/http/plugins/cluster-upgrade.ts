@@ -9,8 +9,9 @@
 // relays, so their clients reconnect to it. `/tape` is never relayed: every process streams.
 
 import type { IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connect as connectTls } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import type { ClusterNode } from '../../cluster/node.ts';
 import type { Config } from '../../config.ts';
@@ -85,10 +86,14 @@ export function relayTradeUpgrades(
       return;
     }
     const leader = new URL(url);
-    const upstream = connect({
-      host: leader.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(leader.port || 80),
-    });
+    // An https leader (TICKBOOK_ADVERTISE_URL takes either) is reached over TLS, as REST forwarding's
+    // fetch reaches it, and its certificate checked the same way.
+    const secure = leader.protocol === 'https:';
+    const host = leader.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(leader.port || (secure ? 443 : 80));
+    const upstream = secure
+      ? connectTls({ host, port, servername: isIP(host) === 0 ? host : undefined })
+      : connect({ host, port });
     const pair = { client, leader: upstream };
     /** Set once the leader's answer begins: from then on the two sockets live and die together. */
     let answered = false;
