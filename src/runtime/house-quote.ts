@@ -152,7 +152,8 @@ export class HouseDesk {
     private readonly onError: (err: unknown) => void,
   ) {
     this.exposure = { used: { CASH: 0, COIN: 0 }, perGame: new Map() };
-    for (const p of reader.parlays(o.accountId)) this.track(p);
+    // the open ones only, as houseExposure: the settled history is not visited
+    for (const p of reader.parlays(o.accountId, { status: 'OPEN' })) this.track(p);
   }
 
   /** The apply listener: tracks the house's parlays and notes new requests to quote. */
