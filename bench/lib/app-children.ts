@@ -71,11 +71,18 @@ function next<T extends { kind: string }>(
   });
 }
 
-/** A server child of `checkout` (default: this one), running that checkout's built server. */
-export async function spawnServer(env: Record<string, string>, checkout = THIS_CHECKOUT): Promise<Server> {
+/**
+ * A server child of `checkout` (default: this one), running that checkout's built server; `nodeArgs`
+ * for node itself (e.g. --cpu-prof).
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  checkout = THIS_CHECKOUT,
+  nodeArgs: string[] = [],
+): Promise<Server> {
   if (env.ROLE !== 'bare') ensureBuild(checkout);
   const proc = fork(join(checkout, 'bench/lib/app-child.mjs'), [], {
-    execArgv: [],
+    execArgv: nodeArgs,
     env: { ...process.env, ...env },
     // The server's log lines go to /dev/null: written (the cost is the app's), never read.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

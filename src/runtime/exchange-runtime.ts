@@ -20,6 +20,7 @@ import type { Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
 import { accountsOf, type CommandInput, type ExchangeHistory, type ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
+import { HouseDesk } from './house-quote.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
 
@@ -68,6 +69,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   private readonly timers: NodeJS.Timeout[] = [];
   private tickBusy = false;
   private closed = false;
+  /** Quotes new parlay requests for the house as they are applied (house-quote.ts), with the timers. */
+  private desk: HouseDesk | undefined;
 
   private constructor(
     private readonly deps: RuntimeDeps,
@@ -289,8 +292,23 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   /** AccountsPort for the token server: every new trader client gets a fresh account. */
   readonly accounts = accountsOf(this);
 
-  /** Starts the scheduler. */
+  /** Starts the scheduler (and the house desk, when a house is configured). */
   startTimers(): void {
+    const house = this.schedule.house;
+    if (house !== undefined && this.desk === undefined) {
+      const desk = new HouseDesk(
+        house,
+        this.exchange,
+        this.clock,
+        // as the scheduler's pass: nothing once closing or stopped
+        async (cmds) => {
+          if (!this.closed && !this.sequencer.stopped) await this.submitMany(cmds);
+        },
+        (err) => this.deps.log.error({ err }, 'house quote failed'),
+      );
+      this.desk = desk;
+      this.onApplied((cmd, events) => desk.applied(cmd, events));
+    }
     const t = setInterval(() => void this.tick(), SCHEDULER_TICK_MS);
     t.unref();
     this.timers.push(t);
@@ -301,7 +319,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     if (this.tickBusy || this.closed || this.sequencer.stopped) return;
     this.tickBusy = true;
     try {
-      const due = dueCommands(this.exchange, this.clock(), this.schedule);
+      const due = dueCommands(this.exchange, this.clock(), this.schedule, this.desk?.exposure);
       if (due.length > 0) await this.submitMany(due);
     } catch (err) {
       this.deps.log.error({ err }, 'scheduler tick failed');

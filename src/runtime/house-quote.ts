@@ -1,12 +1,22 @@
 // The house quote (docs/parlays.md "The house quote"): the operator's maker account answers every
 // new parlay request with a firm quote at the request's reference price — the pricer's price,
 // margin included, which the edge computed and the request carries — for as much payout as the
-// house bankroll and the per-game exposure limit allow. It runs in the scheduler's pass
-// (scheduler.ts): a pure function of the state and the clock that returns ParlayQuote commands,
-// submitted like any maker's.
+// house bankroll and the per-game exposure limit allow. `houseQuotes` is a pure function of the
+// state and the clock that returns ParlayQuote commands, submitted like any maker's. The HouseDesk
+// runs it for each new request right after that request is applied, so the quote joins the
+// request's own group commit and is in its 201; the scheduler's pass (scheduler.ts) retries what
+// the desk could not quote (no room yet, a refused quote) within the quoting window.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import { boostPrice, type ParlayRequestRecord } from '../exchange/types.ts';
+import {
+  boostPrice,
+  type Command,
+  type CommandResult,
+  type Currency,
+  type Id,
+  type ParlayRecord,
+  type ParlayRequestRecord,
+} from '../exchange/types.ts';
 import { moneyPerMcu, unitsToMoney } from '../exchange/units.ts';
 import type { CommandInput } from './exchange-port.ts';
 
@@ -42,27 +52,59 @@ export function houseQuoteOptions(config: {
   };
 }
 
-/** The house's quotes due at `now`: one per recent open request it has not quoted. */
-export function houseQuotes(reader: ExchangeReader, now: number, o: HouseQuoteOptions): CommandInput[] {
-  const fresh = reader
-    .openParlayRequests()
-    .filter(
-      (r) =>
-        r.expiresAt > now &&
-        r.createdAt > now - QUOTE_WINDOW_MS &&
-        r.accountId !== o.accountId &&
-        !r.quotes.some((q) => q.accountId === o.accountId),
-    );
-  if (fresh.length === 0 || !reader.hasAccount(o.accountId)) return [];
-  // The house's open exposure: its collateral in open parlays, in total and per game.
-  const used = { CASH: 0, COIN: 0 };
-  const perGame = new Map<string, number>();
-  for (const p of reader.parlays(o.accountId)) {
-    if (p.status !== 'OPEN' || p.makerAccountId !== o.accountId) continue;
-    used[p.currency] += p.collateral;
-    for (const leg of new Set(p.legs.map((l) => `${p.currency}:${l.eventId}`)))
-      perGame.set(leg, (perGame.get(leg) ?? 0) + p.collateral);
+/**
+ * The house's open exposure: the collateral it holds in open parlays as their maker, in total per
+ * currency and per `${currency}:${eventId}` of each game a leg is on.
+ */
+export interface HouseExposure {
+  used: Record<Currency, number>;
+  perGame: Map<string, number>;
+}
+
+/** The exposure read from the state: a pass over every parlay of the house account. */
+export function houseExposure(reader: ExchangeReader, accountId: Id): HouseExposure {
+  const e: HouseExposure = { used: { CASH: 0, COIN: 0 }, perGame: new Map() };
+  for (const p of reader.parlays(accountId)) if (isHouseOpen(p, accountId)) addParlay(e, p, 1);
+  return e;
+}
+
+const isHouseOpen = (p: ParlayRecord, accountId: Id): boolean =>
+  p.status === 'OPEN' && p.makerAccountId === accountId;
+
+const gamesOf = (p: ParlayRecord): Set<string> => new Set(p.legs.map((l) => `${p.currency}:${l.eventId}`));
+
+function addParlay(e: HouseExposure, p: ParlayRecord, sign: 1 | -1): void {
+  const c = sign * p.collateral;
+  e.used[p.currency] += c;
+  for (const g of gamesOf(p)) {
+    const v = (e.perGame.get(g) ?? 0) + c;
+    if (v === 0) e.perGame.delete(g);
+    else e.perGame.set(g, v);
   }
+}
+
+/**
+ * The house's quotes due at `now`: one per recent open request it has not quoted — of `requests`
+ * when given (the desk's new ones), else of every open request (the scheduler's retry pass).
+ * `exposure` defaults to a pass over the house's parlays; the desk passes the one it keeps.
+ */
+export function houseQuotes(
+  reader: ExchangeReader,
+  now: number,
+  o: HouseQuoteOptions,
+  exposure?: HouseExposure,
+  requests?: readonly ParlayRequestRecord[],
+): CommandInput[] {
+  const fresh = (requests ?? reader.openParlayRequests()).filter(
+    (r) =>
+      r.status === 'Unfilled' &&
+      r.expiresAt > now &&
+      r.createdAt > now - QUOTE_WINDOW_MS &&
+      r.accountId !== o.accountId &&
+      !r.quotes.some((q) => q.accountId === o.accountId),
+  );
+  if (fresh.length === 0 || !reader.hasAccount(o.accountId)) return [];
+  const { used, perGame } = exposure ?? houseExposure(reader, o.accountId);
   const out: CommandInput[] = [];
   for (const r of fresh) {
     const maxQty = houseMaxQty(reader, r, o, used[r.currency], perGame);
@@ -78,6 +120,76 @@ export function houseQuotes(reader: ExchangeReader, now: number, o: HouseQuoteOp
     });
   }
   return out;
+}
+
+type Applied = Extract<CommandResult, { ok: true }>['events'];
+
+/**
+ * Quotes each new request as soon as it is applied: an apply listener (apply-tap.ts) notes the
+ * request, and a microtask — after the submit that applied it returns, before the group commit
+ * forms its batch (the commit loop first yields to the event loop) — submits the house's quote, so
+ * the request and its quote are usually made durable together and a taker can wager on the 201.
+ * Waiting for the scheduler's 250 ms pass instead made the quote, not the server, the round trip.
+ *
+ * The exposure is kept from the events (every change of a parlay emits ParlayChanged with the
+ * whole record, which the private stream relies on too) rather than read by a pass over every
+ * house parlay per request, which grows with the house's book.
+ */
+export class HouseDesk {
+  readonly exposure: HouseExposure;
+  /** Requests applied since the last quote pass. */
+  private due: Id[] = [];
+  /** Open house parlays by id, as last counted in `exposure`. */
+  private readonly open = new Map<Id, ParlayRecord>();
+
+  constructor(
+    private readonly o: HouseQuoteOptions,
+    private readonly reader: ExchangeReader,
+    private readonly now: () => number,
+    private readonly submit: (cmds: CommandInput[]) => Promise<unknown>,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.exposure = { used: { CASH: 0, COIN: 0 }, perGame: new Map() };
+    for (const p of reader.parlays(o.accountId)) this.track(p);
+  }
+
+  /** The apply listener: tracks the house's parlays and notes new requests to quote. */
+  applied(cmd: Command, events: Applied): void {
+    for (const e of events) if (e.kind === 'ParlayChanged') this.track(e.parlay);
+    if (cmd.type !== 'ParlayRequest' || cmd.accountId === this.o.accountId) return;
+    this.due.push(cmd.requestId);
+    if (this.due.length === 1) queueMicrotask(() => this.quote());
+  }
+
+  private track(p: ParlayRecord): void {
+    const id = this.o.accountId;
+    if (p.makerAccountId !== id) return;
+    const was = this.open.get(p.id);
+    if (was !== undefined) {
+      addParlay(this.exposure, was, -1);
+      this.open.delete(p.id);
+    }
+    if (isHouseOpen(p, id)) {
+      addParlay(this.exposure, p, 1);
+      this.open.set(p.id, p);
+    }
+  }
+
+  private quote(): void {
+    const ids = this.due;
+    this.due = [];
+    try {
+      const requests: ParlayRequestRecord[] = [];
+      for (const id of ids) {
+        const r = this.reader.parlayRequest(id);
+        if (r !== undefined) requests.push(r);
+      }
+      const cmds = houseQuotes(this.reader, this.now(), this.o, this.exposure, requests);
+      if (cmds.length > 0) this.submit(cmds).catch(this.onError);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
 }
 
 /**

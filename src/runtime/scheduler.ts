@@ -1,14 +1,16 @@
 // Time enters the state machine only through commands: this module looks at the
 // state and the clock and says which commands are due — GTT expiries and lock expiries (one
 // `Expire` command covers both), when configured OPEN_PREGAME → OPEN_INGAME at scheduledStart, and
-// the house's quotes on new parlay requests (house-quote.ts). (The demo market maker's own parlay
-// quotes come from the demo driver, src/demo/driver.ts, a participant like any other.)
+// the house's quotes on recent parlay requests it has not quoted (house-quote.ts: the house desk
+// quotes each request when it is applied; this pass retries what it could not). (The demo market
+// maker's own parlay quotes come from the demo driver, src/demo/driver.ts, a participant like any
+// other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
 import type { Config } from '../config.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
-import { type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
+import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
 export interface ScheduleOptions {
   autoGoLive: boolean;
@@ -25,8 +27,16 @@ export function scheduleOptions(config: Config): ScheduleOptions {
   };
 }
 
-/** Commands due at `now`, given the state. Pure. */
-export function dueCommands(reader: ExchangeReader, now: number, opts: ScheduleOptions): CommandInput[] {
+/**
+ * Commands due at `now`, given the state. Pure. `houseExposure`: the house desk's running count
+ * (house-quote.ts), instead of a pass over the house's parlays.
+ */
+export function dueCommands(
+  reader: ExchangeReader,
+  now: number,
+  opts: ScheduleOptions,
+  houseExposure?: HouseExposure,
+): CommandInput[] {
   const out: CommandInput[] = [];
   let expire = false;
   const next = reader.nextExpiry();
@@ -45,6 +55,6 @@ export function dueCommands(reader: ExchangeReader, now: number, opts: ScheduleO
       }
     }
   }
-  if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house));
+  if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house, houseExposure));
   return out;
 }

@@ -9,6 +9,7 @@
 // seq shared with REST, which the hub handles itself; MARKET_CHANNEL describes them for the same
 // readers.
 
+import { boostFrames } from './boost-frames.ts';
 import type { ChannelSpec } from './channel-types.ts';
 import { lifecycleFrames } from './lifecycle-frames.ts';
 import { parlayRequestFrames } from './parlay-frames.ts';
@@ -53,7 +54,17 @@ export const CHANNELS: readonly ChannelSpec[] = [
     scope: 'read:trader',
     scopeMessage: 'The private channel requires the scope read:trader',
     retention: 'privateRetainFrames',
-    messages: ['place', 'fill', 'cancel', 'deadman', 'mmp', 'parlayQuote', 'parlayFill', 'parlayUpdate'],
+    messages: [
+      'place',
+      'fill',
+      'cancel',
+      'deadman',
+      'mmp',
+      'parlayQuote',
+      'parlayFill',
+      'parlayUpdate',
+      'boostClaim',
+    ],
     build: privateFrames,
   },
   {
@@ -65,6 +76,16 @@ export const CHANNELS: readonly ChannelSpec[] = [
     retention: 'retainFrames',
     messages: ['parlayRequest'],
     build: parlayRequestFrames,
+  },
+  {
+    name: 'boosts',
+    kind: 'shared',
+    summary: 'Every parlay boost when an operator creates it or ends it early (traders)',
+    scope: 'read:trader',
+    scopeMessage: 'The boosts channel requires the scope read:trader',
+    retention: 'retainFrames',
+    messages: ['boost'],
+    build: boostFrames,
   },
 ];
 

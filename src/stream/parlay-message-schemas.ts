@@ -1,6 +1,7 @@
-// The published schemas of the parlay frames (docs/stream.md "Messages", built by parlay-frames.ts
-// and private-frames.ts): the makers' `parlayRequest` and the private `parlayQuote`, `parlayFill`
-// and `parlayUpdate`. message-schemas.ts adds them to the AsyncAPI document's server messages.
+// The published schemas of the parlay frames (docs/stream.md "Messages", built by parlay-frames.ts,
+// boost-frames.ts and private-frames.ts): the makers' `parlayRequest`, the private `parlayQuote`,
+// `parlayFill` and `parlayUpdate`, the traders' `boost` and the private `boostClaim`.
+// message-schemas.ts adds them to the AsyncAPI document's server messages.
 
 import { parlaySchema } from '../wire/parlays.ts';
 import { currencySchema as currency, isoTime, nonNegInt, uuid } from './schema-parts.ts';
@@ -58,13 +59,30 @@ export const parlayQuoteSchema = {
   required: ['id', 'requestId', 'price', 'maxQty', 'createdAt', 'expiresAt'],
   additionalProperties: false,
   properties: {
-    id: uuid,
+    id: { type: 'string', description: "the maker's quote id (the house's: house:<requestId>)" },
     requestId: uuid,
     price: probability,
     maxQty: nonNegInt,
     createdAt: isoTime,
     expiresAt: isoTime,
   },
+} as const;
+
+/** A boost's offer, as GET /nbx/v1/boosts writes it (docs/parlays.md "Boosts"). */
+const boostOffer = {
+  id: uuid,
+  kind: { type: 'string', enum: ['PERCENT', 'MULTIPLIER'] },
+  value: {
+    type: 'number',
+    description: 'PERCENT: the share of the price taken off; MULTIPLIER: the odds factor',
+  },
+  leagues: { type: 'array', items: { type: 'string' }, description: 'empty: every league' },
+  minLegs: { type: 'integer', minimum: 2 },
+  maxStake: { anyOf: [units, { type: 'null' }] },
+  validFrom: isoTime,
+  validTo: { ...isoTime, description: 'the boost ends then (exclusive) unless ended earlier' },
+  endedAt: { anyOf: [isoTime, { type: 'null' }], description: 'set when an operator ended it early' },
+  claimLimit: { type: 'integer', minimum: 1, description: 'claims one account may make' },
 } as const;
 
 export const parlayMessages: Record<string, { summary: string; payload: object }> = {
@@ -85,5 +103,34 @@ export const parlayMessages: Record<string, { summary: string; payload: object }
     summary:
       'Private: one of your parlays changed after its fill: a leg settled, or the parlay settled (payout).',
     payload: frame('parlayUpdate', parlaySchema),
+  },
+  boost: {
+    summary:
+      'Traders: a parlay boost an operator created, or ended early (endedAt set). It is valid from validFrom until validTo or endedAt; claim it with POST /nbx/v1/boosts/{id}/claim.',
+    payload: frame('boost', {
+      type: 'object',
+      required: [...Object.keys(boostOffer), 'active'],
+      additionalProperties: false,
+      properties: {
+        ...boostOffer,
+        active: { type: 'boolean', description: 'valid at the time of the command that sent the frame' },
+      },
+    }),
+  },
+  boostClaim: {
+    summary:
+      'Private: your claims of a boost changed — you claimed it, or a boosted fill used a claim (the GET /nbx/v1/boosts shape).',
+    payload: frame('boostClaim', {
+      type: 'object',
+      required: [...Object.keys(boostOffer), 'claimed', 'used', 'remainingClaims', 'available'],
+      additionalProperties: false,
+      properties: {
+        ...boostOffer,
+        claimed: { ...nonNegInt, description: 'claims you made' },
+        used: { ...nonNegInt, description: 'claims used by boosted fills' },
+        remainingClaims: { ...nonNegInt, description: 'claims you may still make' },
+        available: { ...nonNegInt, description: 'claims you may use on a request now' },
+      },
+    }),
   },
 };

@@ -1,9 +1,10 @@
 // The `private` channel's frames (docs/stream.md "Messages"): each account's own order events of
 // one applied command (`place`, `fill`, `cancel`, and `mmp` when market-maker protection froze or
 // was reset), in event order, with the command's journal seq; then its parlay envelopes
-// (parlay-frames.ts).
+// (parlay-frames.ts) and its boost claims (boost-frames.ts).
 
 import type { Id } from '../exchange/types.ts';
+import { privateBoostFrames } from './boost-frames.ts';
 import type { FrameInput } from './channel-types.ts';
 import { envelope, privateCancel, privateFill, privateMmp, privatePlace } from './messages.ts';
 import { privateParlayFrames } from './parlay-frames.ts';
@@ -30,5 +31,6 @@ export function privateFrames(x: FrameInput): Map<Id, string[]> | undefined {
     }
   }
   privateParlayFrames(x, push);
+  privateBoostFrames(x, push);
   return out;
 }

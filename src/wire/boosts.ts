@@ -46,3 +46,11 @@ export function traderBoostToWire(b: BoostRecord, claim: BoostClaimRecord | unde
     available: claimed - used,
   };
 }
+
+/**
+ * A boost as every trader sees it on the stream's `boosts` channel (docs/stream.md): the offer
+ * without its funding account or tallies, and whether it is valid at `now` (the command's time).
+ */
+export function boostOfferToWire(b: BoostRecord, now: number) {
+  return { ...common(b), active: boostActive(b, now) };
+}

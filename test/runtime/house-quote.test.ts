@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { demoAccounts, withDemoHouse } from '../../src/demo/market-maker.ts';
 import type { Exchange } from '../../src/exchange/exchange.ts';
-import { houseQuoteOptions, houseQuotes } from '../../src/runtime/house-quote.ts';
+import type { Command, CommandInput } from '../../src/exchange/types.ts';
+import { HouseDesk, houseExposure, houseQuoteOptions, houseQuotes } from '../../src/runtime/house-quote.ts';
 import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
 import { ok, setup, T0 } from '../exchange/fixtures.ts';
 
@@ -117,4 +118,72 @@ test('configuration: PARLAY_HOUSE_ACCOUNT, or the demo market maker on a demo in
   ).house;
   assert.equal(demo?.accountId, demoAccounts(loadConfig({}).demoSeed).house);
   assert.equal(demo?.bankroll, 500_000);
+});
+
+test('the desk quotes a request right after its apply and keeps the exposure a scan finds', async () => {
+  const x = setup();
+  let ts = T0 + 10;
+  const submitted: CommandInput[] = [];
+  // What the runtime does: every accepted command reaches the desk's apply listener.
+  const apply = (cmd: CommandInput) => {
+    const c = { ...cmd, ts: ts++ } as Command;
+    const events = ok(x.apply(c));
+    desk.applied(c, events);
+  };
+  const desk: HouseDesk = new HouseDesk(
+    house,
+    x,
+    () => ts,
+    async (cmds) => {
+      submitted.push(...cmds);
+      for (const c of cmds) apply(c);
+    },
+    (err) => assert.fail(String(err)),
+  );
+  const request = (requestId: string) =>
+    apply({
+      type: 'ParlayRequest',
+      requestId,
+      accountId: 'alice',
+      currency: 'CASH',
+      legs: [
+        { outcomeId: 'M1-a', price: 500_000 },
+        { outcomeId: 'M2-b', price: 400_000 },
+      ],
+      refPrice: 250_000,
+      stake: null,
+      expiresAt: T0 + 30_010,
+    });
+  request('R1');
+  request('R2');
+  assert.equal(x.parlayRequest('R1')!.quotes.length, 0, 'not inside the apply itself');
+  await Promise.resolve(); // the desk's microtask: after the submit that applied the requests
+  assert.deepEqual(
+    submitted.map((c) => c.type === 'ParlayQuote' && c.quoteId),
+    ['house:R1', 'house:R2'],
+    'one pass quotes both requests',
+  );
+  assert.equal(x.parlayRequest('R1')!.quotes[0]!.accountId, 'carol');
+  assert.deepEqual(desk.exposure, houseExposure(x, 'carol'));
+  assert.equal(desk.exposure.used.CASH, 0);
+
+  apply({
+    type: 'ParlayWager',
+    requestId: 'R1',
+    accountId: 'alice',
+    stake: 250_000,
+    maxPrice: 250_000,
+    clientOrderId: null,
+  });
+  assert.equal(x.parlay('R1')!.makerAccountId, 'carol');
+  assert.ok(desk.exposure.used.CASH > 0);
+  assert.deepEqual(desk.exposure, houseExposure(x, 'carol'), 'the fill counted as a scan counts it');
+
+  // Alice's M1 leg loses: the parlay settles and leaves the house's exposure.
+  apply({ type: 'SetMarketStatus', marketId: 'M1', status: 'CLOSED' });
+  apply({ type: 'SettleMarket', marketId: 'M1', result: 'M1-b' });
+  assert.equal(x.parlay('R1')!.status, 'SETTLED');
+  assert.deepEqual(desk.exposure, houseExposure(x, 'carol'));
+  assert.equal(desk.exposure.used.CASH, 0);
+  assert.equal(desk.exposure.perGame.size, 0);
 });

@@ -6,4 +6,5 @@ export const STREAM_CHANNELS = {
   lifecycle: 'lifecycle',
   private: 'private',
   parlayRequests: 'parlayRequests',
+  boosts: 'boosts',
 } as const;

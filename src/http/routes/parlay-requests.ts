@@ -127,7 +127,11 @@ export default async function parlayRequestRoutes(
       const currency = body.currency ?? 'CASH';
       const reader = port.reader();
       const t = now();
-      const open = reader.parlayRequests(accountId).filter((r) => requestStatus(r, t) === 'Unfilled').length;
+      // Counted over the open requests (bounded by accounts × the limit, and by the deadline), not
+      // over every request the account ever made: that list only grows, and this runs per request.
+      let open = 0;
+      for (const r of reader.openParlayRequests())
+        if (r.accountId === accountId && requestStatus(r, t) === 'Unfilled') open++;
       if (open >= config.parlayMaxOpenRequests)
         throw new ApiError(
           'PARLAY_OPEN_REQUEST_LIMIT',
