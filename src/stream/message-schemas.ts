@@ -1,7 +1,8 @@
 // The JSON Schemas of the stream's frames (docs/stream.md), by AsyncAPI message name: what
-// asyncapi.ts publishes at /asyncapi.json and the OpenAPI document reuses. The types and builders of
-// the same frames are in messages.ts; test/stream/asyncapi.test.ts validates real frames against
-// these schemas, so the two cannot drift apart.
+// asyncapi.ts publishes at /asyncapi.json and the OpenAPI document reuses. The builders of the same
+// frames, and their types derived from these schemas, are in messages.ts;
+// test/stream/asyncapi.test.ts validates real frames against these schemas, so the two cannot
+// drift apart.
 
 import { CHANNELS } from './channels.ts';
 import { parlayMessages } from './parlay-message-schemas.ts';
