@@ -14,7 +14,12 @@ import { tickToPrice } from '../exchange/units.ts';
 import { isoMillis, marketTypeName } from '../wire/names.ts';
 import type { Wire } from '../wire/schema.ts';
 import { orderToWire, type WireOrder } from '../wire/trading.ts';
-import type { parlayQuoteSchema, parlayRequestSchema } from './parlay-message-schemas.ts';
+import type {
+  boostClaimSchema,
+  boostSchema,
+  parlayQuoteSchema,
+  parlayRequestSchema,
+} from './parlay-message-schemas.ts';
 import type {
   deadmanReportSchema,
   privateCancelSchema,
@@ -48,6 +53,10 @@ export type DeadmanReport = Wire<typeof deadmanReportSchema>;
 export type ParlayRequestData = Wire<typeof parlayRequestSchema>;
 /** A maker's quote as the requester's private channel sends it. */
 export type ParlayQuoteData = Wire<typeof parlayQuoteSchema>;
+/** A boost on the `boosts` channel. */
+export type BoostData = Wire<typeof boostSchema>;
+/** A boost with the account's own claims, on its private channel. */
+export type BoostClaimData = Wire<typeof boostClaimSchema>;
 /** The snapshot's data: the REST book plus its currency and whether it replaces a lost window. */
 export type BookSnapshot = Wire<typeof bookSnapshotSchema>;
 

@@ -85,6 +85,34 @@ const boostOffer = {
   claimLimit: { type: 'integer', minimum: 1, description: 'claims one account may make' },
 } as const;
 
+/** Every key of the offer is sent (typed so the frames' types know them). */
+const offerKeys = Object.keys(boostOffer) as (keyof typeof boostOffer)[];
+
+/** A boost as every trader sees it on the `boosts` channel: the offer, and whether it is valid. */
+export const boostSchema = {
+  type: 'object',
+  required: [...offerKeys, 'active'],
+  additionalProperties: false,
+  properties: {
+    ...boostOffer,
+    active: { type: 'boolean', description: 'valid at the time of the command that sent the frame' },
+  },
+} as const;
+
+/** A boost as the account whose claims changed sees it (the GET /nbx/v1/boosts shape). */
+export const boostClaimSchema = {
+  type: 'object',
+  required: [...offerKeys, 'claimed', 'used', 'remainingClaims', 'available'],
+  additionalProperties: false,
+  properties: {
+    ...boostOffer,
+    claimed: { ...nonNegInt, description: 'claims you made' },
+    used: { ...nonNegInt, description: 'claims used by boosted fills' },
+    remainingClaims: { ...nonNegInt, description: 'claims you may still make' },
+    available: { ...nonNegInt, description: 'claims you may use on a request now' },
+  },
+} as const;
+
 export const parlayMessages: Record<string, { summary: string; payload: object }> = {
   parlayRequest: {
     summary:
@@ -107,30 +135,11 @@ export const parlayMessages: Record<string, { summary: string; payload: object }
   boost: {
     summary:
       'Traders: a parlay boost an operator created, or ended early (endedAt set). It is valid from validFrom until validTo or endedAt; claim it with POST /nbx/v1/boosts/{id}/claim.',
-    payload: frame('boost', {
-      type: 'object',
-      required: [...Object.keys(boostOffer), 'active'],
-      additionalProperties: false,
-      properties: {
-        ...boostOffer,
-        active: { type: 'boolean', description: 'valid at the time of the command that sent the frame' },
-      },
-    }),
+    payload: frame('boost', boostSchema),
   },
   boostClaim: {
     summary:
       'Private: your claims of a boost changed — you claimed it, or a boosted fill used a claim (the GET /nbx/v1/boosts shape).',
-    payload: frame('boostClaim', {
-      type: 'object',
-      required: [...Object.keys(boostOffer), 'claimed', 'used', 'remainingClaims', 'available'],
-      additionalProperties: false,
-      properties: {
-        ...boostOffer,
-        claimed: { ...nonNegInt, description: 'claims you made' },
-        used: { ...nonNegInt, description: 'claims used by boosted fills' },
-        remainingClaims: { ...nonNegInt, description: 'claims you may still make' },
-        available: { ...nonNegInt, description: 'claims you may use on a request now' },
-      },
-    }),
+    payload: frame('boostClaim', boostClaimSchema),
   },
 };
