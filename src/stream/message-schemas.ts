@@ -5,6 +5,7 @@
 // drift apart.
 
 import { CHANNELS } from './channels.ts';
+import { streamErrorSchema } from './error-schema.ts';
 import { parlayMessages } from './parlay-message-schemas.ts';
 import { privateMessages } from './private-message-schemas.ts';
 import { currencySchema, isoTime, nonNegInt } from './schema-parts.ts';
@@ -134,11 +135,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       required: ['event', 'data'],
       properties: {
         event: { const: 'error' },
-        data: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: { code: { type: 'string' }, message: { type: 'string' } },
-        },
+        data: streamErrorSchema,
       },
     },
   },

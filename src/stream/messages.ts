@@ -14,6 +14,7 @@ import { tickToPrice } from '../exchange/units.ts';
 import { isoMillis, marketTypeName } from '../wire/names.ts';
 import type { Wire } from '../wire/schema.ts';
 import { orderToWire, type WireOrder } from '../wire/trading.ts';
+import type { streamErrorSchema } from './error-schema.ts';
 import type {
   boostClaimSchema,
   boostSchema,
@@ -166,15 +167,10 @@ export function envelope(event: string, data: unknown, extra?: Record<string, un
   return JSON.stringify(extra === undefined ? { event, data } : { event, data, ...extra });
 }
 
-export type StreamErrorCode =
-  | 'BAD_JSON'
-  | 'BAD_MESSAGE'
-  | 'UNKNOWN_EVENT'
-  | 'UNKNOWN_CHANNEL'
-  | 'INSUFFICIENT_SCOPE'
-  | 'TOO_MANY_SUBSCRIPTIONS'
-  | 'NOT_SUBSCRIBED';
+/** The codes of a refused client message, as its published schema lists them. */
+export type StreamErrorCode = StreamError['code'];
+type StreamError = Wire<typeof streamErrorSchema>;
 
 export function errorFrame(code: StreamErrorCode, message: string): string {
-  return envelope('error', { code, message });
+  return envelope('error', { code, message } satisfies StreamError);
 }
