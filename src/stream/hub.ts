@@ -18,6 +18,7 @@
 import type { Id } from '../exchange/types.ts';
 import { isoMillis } from '../wire/names.ts';
 import { ByteBudget } from './budget.ts';
+import { mayReadChannel } from './channel-access.ts';
 import type { ChannelSpec, CommandFrames } from './channel-types.ts';
 import { CHANNELS, channelIndex, PRIVATE_CHANNEL } from './channels.ts';
 import { parseClientMessage } from './client-message.ts';
@@ -50,7 +51,7 @@ export class StreamHub {
   readonly opts: HubLimits;
   private readonly clock: () => number;
   /** The channel table this hub serves, in release order, and by name. */
-  private readonly table: readonly ChannelSpec[];
+  readonly table: readonly ChannelSpec[];
   private readonly byName: ReadonlyMap<string, ChannelSpec>;
   /** Counts resync_required notices (the route wires it to /metrics). */
   onResync: HubOptions['onResync'];
@@ -285,8 +286,7 @@ export class StreamHub {
   }
 
   mayRead(c: Connection, ch: ChannelSpec): boolean {
-    if (!c.principal.scopes.has(ch.scope)) return false;
-    return ch.kind === 'shared' || c.principal.accountId !== null;
+    return mayReadChannel(c.principal, ch);
   }
 
   // ---------------------------------------------------------------- client messages
