@@ -6,9 +6,8 @@
 // runs it for each new request right after that request is applied, so the quote is in the
 // request's 201 and almost always in its group commit (a batch cut at its size bound may leave it
 // for the next one; like every read, the 201 shows applied state, docs/journal.md "Model: apply,
-// then journal");
-// the scheduler's pass (scheduler.ts) retries what
-// the desk could not quote (no room yet, a refused quote) within the quoting window.
+// then journal"); the scheduler's pass (scheduler.ts) retries what the desk could not quote (no
+// room yet, a refused quote) within the quoting window.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import {
