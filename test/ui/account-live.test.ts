@@ -246,6 +246,13 @@ describe('AccountWatch', () => {
       assert.equal(shown!.balance, 955);
       assert.equal(shown!.positions.length, 1);
       assert.equal(shown!.fills.length, 10, 'the frames’ fills are kept across the slow read');
+      // The trader's own order from the page: the balance is read at once, not a period later.
+      server.balance = 900;
+      w.acted();
+      await tick(20);
+      assert.equal(n.balance, 4);
+      assert.equal(shown!.balance, 900);
+      assert.equal(n.orders, 2, 'an own action with the stream up reads no orders');
     } finally {
       w.stop();
     }

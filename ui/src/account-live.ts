@@ -127,6 +127,8 @@ export class AccountWatch {
   private slowTimer: ReturnType<typeof setTimeout> | undefined;
   private marksTimer: ReturnType<typeof setInterval> | undefined;
   private slowBusy = false;
+  /** An own action came during a slow read: read once more after it (the answer may predate it). */
+  private slowAgain = false;
 
   constructor(
     stream: PrivateStream,
@@ -176,9 +178,20 @@ export class AccountWatch {
     }, timing.marksMs);
   }
 
-  /** The trader placed, amended or cancelled: the stream brings it; without the stream, read now. */
+  /**
+   * The trader placed, amended or cancelled from this page: the stream brings the orders and fills;
+   * the balance and positions are read at once (a person looks for them now, not in 10 s). Without
+   * the stream, everything is read now.
+   */
   acted(): void {
-    if (!this.up) this.follow.reload();
+    if (!this.up) {
+      this.follow.reload();
+      return;
+    }
+    if (this.slowTimer !== undefined) clearTimeout(this.slowTimer);
+    this.slowTimer = undefined;
+    if (this.slowBusy) this.slowAgain = true;
+    else void this.slow();
   }
 
   stop(): void {
@@ -216,6 +229,10 @@ export class AccountWatch {
       if (!this.stopped) this.onError(e);
     } finally {
       this.slowBusy = false;
+      if (this.slowAgain) {
+        this.slowAgain = false;
+        void this.slow();
+      }
     }
   }
 }
