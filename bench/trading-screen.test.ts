@@ -25,6 +25,7 @@ describe('trading screen on the living demo', { skip: missing }, () => {
   let browser: Browser;
   let page: Page;
   let token: string;
+  let client: { clientId: string; clientSecret: string };
 
   before(async () => {
     place = await serverPlace('pglite', { TICKBOOK_DEMO: 'true', DEMO_LIVE: 'true', UI: 'true' });
@@ -40,6 +41,7 @@ describe('trading screen on the living demo', { skip: missing }, () => {
       currency: 'CASH',
       amount: 100_000,
     });
+    client = { clientId: c.body.clientId, clientSecret: c.body.clientSecret };
     const t = await httpCall(srv.url, 'POST', '/nbx/v1/auth/emm-token', null, {
       grant_type: 'client_credentials',
       client_id: c.body.clientId,
@@ -153,6 +155,60 @@ describe('trading screen on the living demo', { skip: missing }, () => {
     console.log(line);
     assert.ok(requests.length <= 60, `requests: ${requests.length}: ${requests.join(' ')}`);
     await shot(page, 'event-live');
+  });
+
+  test('signed in, the same page with the trading panel makes at most 60 REST requests in 60 s', async (t) => {
+    // The panel follows the account's private stream (docs/ui.md "Trading panel"): its orders and
+    // fills come from frames; REST loads it at sign-in and reads the balance and positions again at
+    // most every 10 s after frames. Orders placed and cancelled outside the page (not counted) must
+    // appear and go in the panel without a REST read of the orders.
+    await page.fill('input[name=client_id]', client.clientId);
+    await page.fill('input[name=client_secret]', client.clientSecret);
+    const requests: string[] = [];
+    const onRequest = (r: { url(): string; resourceType(): string }) => {
+      const u = new URL(r.url());
+      if (u.origin === srv.url && r.resourceType() !== 'websocket' && !u.pathname.startsWith('/ui/'))
+        requests.push(u.pathname);
+    };
+    page.on('request', onRequest);
+    const t0 = Date.now();
+    await page.click('button[type=submit]:has-text("Sign in")');
+    await page.locator('[data-testid=balance]').waitFor({ timeout: 30_000 });
+    const eventId = page.url().split('/').at(-1)!;
+    const markets = (
+      await httpCall(srv.url, 'GET', `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`, token)
+    ).body as { id: string; status: string; outcomes: { id: string }[] }[];
+    const m = markets.find((x) => x.status === 'OPEN')!;
+    // Let the sign-in's loads settle, then count the orders reads the frames must spare.
+    await page.waitForTimeout(3000);
+    const ordersReadsBefore = requests.filter((p) => p.endsWith('/orders/all')).length;
+    let shown = 0;
+    for (let i = 0; i < 5; i++) {
+      const p = await httpCall(srv.url, 'POST', '/nbx/v2/emm/orders/place', token, {
+        outcomeId: m.outcomes[0]!.id,
+        price: 0.05,
+        qty: 10 + i,
+        currency: 'CASH',
+        tif: 'GTC',
+      });
+      assert.equal(p.status, 201, JSON.stringify(p.body));
+      const row = page.locator(`[data-testid=orders] tr[data-order="${p.body.id}"]`);
+      await row.waitFor({ timeout: 5000 });
+      shown++;
+      await httpCall(srv.url, 'DELETE', `/nbx/v2/emm/orders/${p.body.id}`, token);
+      await row.waitFor({ state: 'detached', timeout: 5000 });
+      await page.waitForTimeout(4000);
+    }
+    const ordersReads = requests.filter((p) => p.endsWith('/orders/all')).length - ordersReadsBefore;
+    await page.waitForTimeout(Math.max(0, 60_000 - (Date.now() - t0)));
+    page.off('request', onRequest);
+    const count = (re: RegExp) => requests.filter((p) => re.test(p)).length;
+    const line = `RESULT signed-in live event page open 60 s: ${requests.length} REST requests (book reads ${count(/getMarketsByEvent|\/emm\/book\//)}, balance ${count(/\/account\/balance/)}, positions ${count(/\/positions\/all/)}, orders ${count(/\/orders\/all/)}, fills ${count(/\/fills\/all/)}) while ${shown} orders were placed and cancelled outside the page`;
+    t.diagnostic(line);
+    console.log(line);
+    assert.equal(ordersReads, 0, 'the orders came and went by frames, with no read');
+    assert.ok(requests.length <= 60, `requests: ${requests.length}: ${requests.join(' ')}`);
+    await shot(page, 'event-live-signed-in');
   });
 });
 

@@ -1,9 +1,11 @@
 // The signed-in trader's own WebSocket to `GET /tape` (docs/stream.md): opened with the trader's
 // token, so the server subscribes it to the account's `private` channel by itself; it carries the
-// parlay frames the slip and "My parlays" follow (parlay-live.ts). One per sign-in, closed at
+// parlay frames the slip and "My parlays" follow (parlay-live.ts) and the order frames the trading
+// panel follows (account-live.ts). One per sign-in, closed at
 // sign-out. Market data stays on the pages' own sockets, whose token may be the viewer's.
 
 import { useEffect, useState } from 'preact/hooks';
+import { readAccountFrame } from './account-live.ts';
 import { traderToken } from './api.ts';
 import { type PrivateFrame, type PrivateStream, readPrivateFrame } from './parlay-live.ts';
 import { signedIn } from './state.ts';
@@ -11,7 +13,7 @@ import { Store, useStore } from './store.ts';
 import { STREAM_CHANNELS } from './stream-channels.ts';
 import { TapeSocket } from './tape-socket.ts';
 
-/** Sooner than the market sockets' 30 s: while it is down the parlay views poll. */
+/** Sooner than the market sockets' 30 s: while it is down the parlay views and the panel poll. */
 const RETRY_MS = 10_000;
 
 export class AccountStream implements PrivateStream {
@@ -23,7 +25,7 @@ export class AccountStream implements PrivateStream {
   constructor() {
     this.socket = new TapeSocket(
       (f) => {
-        const p = readPrivateFrame(f);
+        const p = readPrivateFrame(f) ?? readAccountFrame(f);
         if (p === undefined) return;
         // The server dropped the subscription: subscribe again (from now; the views read REST).
         if (p.kind === 'resync') this.socket.resubscribe(STREAM_CHANNELS.private, false);

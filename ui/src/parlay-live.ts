@@ -8,6 +8,7 @@
 //
 // Pure logic, no DOM and no socket, so the unit tests drive it with hand-made frames and count reads.
 
+import type { AccountFrame } from './account-live.ts';
 import {
   isOpen,
   myParlays,
@@ -21,7 +22,9 @@ export type PrivateFrame =
   | { kind: 'quote'; quote: QuoteWire & { requestId: string } }
   | { kind: 'parlay'; parlay: ParlayWire }
   /** The server dropped the private subscription: frames were lost. */
-  | { kind: 'resync' };
+  | { kind: 'resync' }
+  /** The account's order events, which the trading panel follows (account-live.ts). */
+  | AccountFrame;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 

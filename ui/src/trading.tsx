@@ -1,7 +1,10 @@
 // Sandbox trading for a signed-in client: balance, open orders, positions, fills; place (price from
 // the tick table), amend one (amend-form.tsx), cancel one, cancel all. The secret is used once for the token and then dropped;
-// the token lives in memory only (a reload signs out).
+// the token lives in memory only (a reload signs out). The panel's state follows the account's private
+// stream (account-live.ts): REST loads it and fills in what no frame carries.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { type AccountReads, type AccountState, AccountWatch, FILLS_SHOWN } from './account-live.ts';
+import { accountStream } from './account-stream.ts';
 import { AmendForm } from './amend-form.tsx';
 import {
   ApiError,
@@ -23,7 +26,6 @@ import { snap } from './price-steps.ts';
 import { ownAction, signedIn, ticket } from './state.ts';
 import { useStore } from './store.ts';
 
-const POLL_MS = 2000;
 const TIFS = [
   ['GTC', 'Good till cancelled'],
   ['IOC', 'Immediate or cancel'],
@@ -105,15 +107,6 @@ function SignIn() {
   );
 }
 
-interface AccountView {
-  balance?: number;
-  orders: OrderWire[];
-  positions: PositionWire[];
-  fills: FillWire[];
-  /** Best bid (the price a position could be sold at now) by outcome id. */
-  marks: Map<string, number>;
-}
-
 /** Best bids of the positions' outcomes, from their books (conditional reads: mostly 304s). */
 async function marksFor(positions: PositionWire[]): Promise<Map<string, number>> {
   const marks = new Map<string, number>();
@@ -129,39 +122,50 @@ async function marksFor(positions: PositionWire[]): Promise<Map<string, number>>
   return marks;
 }
 
+const REST_READS: AccountReads = {
+  balance: async () =>
+    (await traderCall<{ balance: number }>('GET', '/nbx/v2/emm/account/balance?currency=CASH')).balance,
+  orders: () =>
+    traderCall<OrderWire[]>('GET', '/nbx/v2/emm/orders/all?currency=CASH&status=RESTING&limit=50'),
+  positions: () => traderCall<PositionWire[]>('GET', '/nbx/v2/emm/positions/all?currency=CASH'),
+  fills: () => traderCall<FillWire[]>('GET', `/nbx/v2/emm/fills/all?currency=CASH&limit=${FILLS_SHOWN}`),
+  marks: marksFor,
+};
+
+const EMPTY: AccountState = { orders: [], positions: [], fills: [], marks: new Map() };
+
 function Account({ who }: { who: string }) {
-  const [view, setView] = useState<AccountView>({ orders: [], positions: [], fills: [], marks: new Map() });
+  const [view, setView] = useState<AccountState>(EMPTY);
   const [err, setErr] = useState<string | undefined>();
   const [msg, setMsg] = useState<string | undefined>();
   const [amending, setAmending] = useState<string | undefined>();
   const [amendOff, setAmendOff] = useState(false);
   const action = useStore(ownAction);
+  const stream = useStore(accountStream);
   const ticks = useTicks(useCallback((e: unknown) => setMsg(problem(e)), []));
+  const watch = useRef<AccountWatch | undefined>(undefined);
 
-  const load = useCallback(async () => {
-    try {
-      const [bal, orders, positions, fills] = await Promise.all([
-        traderCall<{ balance: number }>('GET', '/nbx/v2/emm/account/balance?currency=CASH'),
-        traderCall<OrderWire[]>('GET', '/nbx/v2/emm/orders/all?currency=CASH&status=RESTING&limit=50'),
-        traderCall<PositionWire[]>('GET', '/nbx/v2/emm/positions/all?currency=CASH'),
-        traderCall<FillWire[]>('GET', '/nbx/v2/emm/fills/all?currency=CASH&limit=20'),
-      ]);
-      const marks = await marksFor(positions);
-      setView({ balance: bal.balance, orders, positions, fills, marks });
-      setErr(undefined);
-    } catch (e) {
-      setErr(problem(e));
-    }
-  }, []);
-
+  // REST on sign-in, on reconnect and resync; orders and fills from the private stream's frames.
   useEffect(() => {
-    void load();
-    const h = setInterval(() => document.visibilityState !== 'hidden' && void load(), POLL_MS);
-    return () => clearInterval(h);
-  }, [load]);
+    if (stream === undefined) return;
+    const w = new AccountWatch(
+      stream,
+      REST_READS,
+      (s) => {
+        setView(s);
+        setErr(undefined);
+      },
+      (e) => setErr(problem(e)),
+    );
+    watch.current = w;
+    return () => {
+      w.stop();
+      watch.current = undefined;
+    };
+  }, [stream]);
   useEffect(() => {
-    if (action > 0) void load();
-  }, [action, load]);
+    if (action > 0) watch.current?.acted();
+  }, [action]);
 
   const cancel = async (id: string) => {
     try {
