@@ -65,6 +65,8 @@ export interface Config {
   /** Most collateral the house holds in open parlays, and per game, currency units. */
   parlayHouseBankroll: number;
   parlayHouseGameExposure: number;
+  /** Parlays one command advances when a market they share settles (docs/parlays.md "Settlement in chunks"). */
+  parlaySettleChunk: number;
   /** Failed client authentications allowed per client_id or address per minute. */
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
@@ -253,6 +255,15 @@ export function redactDatabaseUrl(raw: string): string {
   }
 }
 
+/**
+ * Default of PARLAY_SETTLE_CHUNK: parlays one command advances when a market they share settles
+ * (docs/parlays.md "Settlement in chunks"): a settling command's parlayBudget and each
+ * SettleParlays' max. A parlay costs about 2 µs of engine CPU plus its stream frames and history
+ * rows in the server; 500 keeps a chunk well under the 50 ms a request may wait on a quiet machine
+ * (docs/bench-parlay-trading.md).
+ */
+export const PARLAY_SETTLE_CHUNK = 500;
+
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /** HOST: an IPv4/IPv6 address (brackets allowed) or a DNS name (RFC 1123 §2.1). */
@@ -333,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     parlayHouseAccount: optStr(env, 'PARLAY_HOUSE_ACCOUNT'),
     parlayHouseBankroll: num(env, 'PARLAY_HOUSE_BANKROLL', 100_000, 0, 1_000_000_000),
     parlayHouseGameExposure: num(env, 'PARLAY_HOUSE_GAME_EXPOSURE', 10_000, 0, 1_000_000_000),
+    parlaySettleChunk: int(env, 'PARLAY_SETTLE_CHUNK', PARLAY_SETTLE_CHUNK, 1, 1_000_000),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),

@@ -8,22 +8,17 @@
 // other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
-import type { Config } from '../config.ts';
+import { type Config, PARLAY_SETTLE_CHUNK } from '../config.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
 import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
-/**
- * Parlays one command advances when a market they share settles (docs/parlays.md "Settlement in
- * chunks"): a settling command's parlayBudget and each SettleParlays' max. About 2 µs of engine
- * CPU per parlay plus its stream frames and history rows: a chunk stays well under the 50 ms a
- * request may wait (docs/bench-parlay-trading.md).
- */
-export const PARLAY_SETTLE_CHUNK = 2_000;
+// The chunk's default lives with the configuration variable that sets it (PARLAY_SETTLE_CHUNK).
+export { PARLAY_SETTLE_CHUNK };
 
 export interface ScheduleOptions {
   autoGoLive: boolean;
-  /** Parlays per settlement chunk (PARLAY_SETTLE_CHUNK); absent: the scheduler issues none. */
+  /** Parlays per settlement chunk (config PARLAY_SETTLE_CHUNK); absent: the scheduler issues none. */
   parlayChunk?: number;
   /** The house quote's maker (house-quote.ts), when configured. */
   house?: HouseQuoteOptions | undefined;
@@ -34,7 +29,7 @@ export interface ScheduleOptions {
 export function scheduleOptions(config: Config): ScheduleOptions {
   return {
     autoGoLive: config.autoGoLive && !config.demoLive,
-    parlayChunk: PARLAY_SETTLE_CHUNK,
+    parlayChunk: config.parlaySettleChunk,
     house: houseQuoteOptions(config),
   };
 }
