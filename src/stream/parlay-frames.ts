@@ -3,7 +3,7 @@
 // the private channel (a quote on the taker's request; a fill and each later change of a parlay to
 // both of its sides). Read from the events of one applied command.
 
-import type { Id, ParlayQuoteRecord, ParlayRecord, ParlayRequestRecord } from '../exchange/types.ts';
+import type { Id, ParlayQuoteRecord, ParlayRequestRecord } from '../exchange/types.ts';
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { parlayToWire } from '../wire/parlays.ts';
 import type { FrameInput } from './channel-types.ts';
@@ -75,52 +75,9 @@ export function privateParlayFrames(
     } else if (e.kind === 'ParlayChanged') {
       const p = e.parlay;
       const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';
-      const [taker, maker] = parlayFramePair(event, p, journalSeq);
-      push(p.takerAccountId, taker);
-      if (maker !== undefined) push(p.makerAccountId, maker);
+      push(p.takerAccountId, envelope(event, parlayToWire(p, p.takerAccountId), { journalSeq }));
+      if (p.makerAccountId !== p.takerAccountId)
+        push(p.makerAccountId, envelope(event, parlayToWire(p, p.makerAccountId), { journalSeq }));
     }
   }
-}
-
-const json = JSON.stringify;
-/** An object's members as JSON text without its braces, to splice into a larger object. */
-const members = (o: object): string => json(o).slice(1, -1);
-
-/**
- * The envelopes of one parlay for its taker and (when another account) its maker: exactly
- * `envelope(event, parlayToWire(p, side), {journalSeq})` for each side. Settling a market that many
- * parlays share makes two of these per parlay, so the members both sides share (the legs above
- * all) are serialized once and only role, clientOrderId and payout differ per side.
- */
-export function parlayFramePair(
-  event: 'parlayFill' | 'parlayUpdate',
-  p: ParlayRecord,
-  journalSeq: number,
-): [taker: string, maker: string | undefined] {
-  const w = parlayToWire(p, p.takerAccountId);
-  const head = `{"event":${json(event)},"data":{${members({ id: w.id, requestId: w.requestId })},"role":`;
-  const money = members({
-    currency: w.currency,
-    price: w.price,
-    qty: w.qty,
-    stake: w.stake,
-    collateral: w.collateral,
-    fee: w.fee,
-  });
-  const tail = members({
-    boostId: w.boostId,
-    unboostedPrice: w.unboostedPrice,
-    boostCost: w.boostCost,
-    legs: w.legs,
-    createdAt: w.createdAt,
-    settledAt: w.settledAt,
-  });
-  const status = json(w.status);
-  const end = `},"journalSeq":${json(journalSeq)}}`;
-  const frame = (role: string, clientOrderId: string | null, payout: number | null): string =>
-    `${head}${json(role)},${money},"clientOrderId":${json(clientOrderId)},"status":${status},"payout":${json(payout)},${tail}${end}`;
-  const taker = frame(w.role, w.clientOrderId, w.payout);
-  if (p.makerAccountId === p.takerAccountId) return [taker, undefined];
-  const payout = p.makerPayout === null ? null : moneyToUnits(p.makerPayout);
-  return [taker, frame('MAKER', null, payout)];
 }
