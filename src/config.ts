@@ -255,13 +255,7 @@ export function redactDatabaseUrl(raw: string): string {
   }
 }
 
-/**
- * Default of PARLAY_SETTLE_CHUNK: parlays one command advances when a market they share settles
- * (docs/parlays.md "Settlement in chunks"): a settling command's parlayBudget and each
- * SettleParlays' max. A parlay costs about 2 µs of engine CPU plus its stream frames and history
- * rows in the server; 500 keeps a chunk well under the 50 ms a request may wait on a quiet machine
- * (docs/bench-parlay-trading.md).
- */
+/** PARLAY_SETTLE_CHUNK's default; why 500: src/runtime/scheduler.ts. */
 export const PARLAY_SETTLE_CHUNK = 500;
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
