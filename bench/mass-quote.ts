@@ -11,17 +11,26 @@
 // grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
 // cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
 // Server CPU per request (user + system of the server process, /proc) and its main thread's share
-// are printed beside the rate, as bench/orders-http.ts does.
+// are printed beside the rate, as bench/orders-http.ts does. The set-up (server, game, traders,
+// placement bodies) is bench/lib/order-servers.ts's.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { type Child, fetchToken, httpCall } from '../test/helpers/child-server.ts';
+import {
+  BASE_ENV,
+  bootBuilt,
+  cpuSeconds,
+  type Game,
+  median,
+  placeBody,
+  setupGame,
+} from './lib/order-servers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,91 +42,8 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const CONNECTIONS = Number(values.connections);
-const ordersChild = fileURLToPath(new URL('./lib/orders-child.mjs', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
 const QUOTERS = 8;
-
-async function boot(env: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, [ordersChild], {
-    env: { ...process.env, ...env, MAIN_JS: join(root, 'dist/main.js') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((res) => proc.once('exit', res));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /READY (\S+)/.exec(buf);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
-  });
-  return { proc, url, exited };
-}
-
-/** User + system CPU seconds so far of a process, or of its main thread alone (Linux /proc). */
-function cpuSeconds(pid: number | undefined, mainThread = false): number {
-  try {
-    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-async function call(url: string, method: string, path: string, token: string | null, body?: unknown) {
-  const r = await httpCall(url, method, path, token, body);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-/** A game with 10 markets and `n` funded traders; each market's id and outcome ids. */
-async function setup(url: string, n: number) {
-  const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
-  // As test/helpers/child-server.ts createGame, keeping the market ids as well.
-  await call(url, 'POST', '/admin/v1/leagues', admin, {
-    code: 'NBA',
-    name: 'National Basketball Association',
-  });
-  const home = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'Boston Celtics',
-    symbol: 'BOS',
-  });
-  const away = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
-    name: 'New York Knicks',
-    symbol: 'NYK',
-  });
-  const ev = await call(url, 'POST', '/admin/v1/events', admin, {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'New York Knicks @ Boston Celtics',
-    league: 'NBA',
-    scheduledStart: '2031-01-01T00:00:00.000Z',
-    game: { homeTeamId: home.id, awayTeamId: away.id },
-    markets: Array.from({ length: 10 }, (_, i) => ({
-      type: 'SPREAD',
-      strike: -0.5 - i,
-      description: `Spread ${i}`,
-      outcomes: [{ description: 'BOS' }, { description: 'NYK' }],
-    })),
-  });
-  const outcomes: string[][] = ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
-  const markets: string[] = ev.markets.map((m: { id: string }) => m.id);
-  const tokens: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = await call(url, 'POST', '/admin/v1/clients', admin, { name: `trader-${i}` });
-    await call(url, 'POST', `/admin/v1/accounts/${c.accountId}/deposits`, admin, {
-      currency: 'CASH',
-      amount: 1e9,
-    });
-    tokens.push(await fetchToken(url, c.clientId, c.clientSecret));
-  }
-  return { outcomes, markets, tokens };
-}
 
 interface Row {
   reqPerSec: number;
@@ -128,23 +54,7 @@ interface Row {
   mainCpuUs: number;
 }
 
-type Ctx = Awaited<ReturnType<typeof setup>>;
-
-function placeBody(ctx: Ctx, k: number): { token: string; body: string } {
-  const prices = [0.46, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52];
-  const m = ctx.outcomes[k % ctx.outcomes.length]!;
-  const side = (k >> 3) & 1;
-  return {
-    token: ctx.tokens[side]!,
-    body: JSON.stringify({
-      outcomeId: m[side],
-      price: prices[(k * 7) % prices.length],
-      qty: 100 * (1 + (k % 5)),
-      currency: 'CASH',
-      tif: 'GTC',
-    }),
-  };
-}
+type Ctx = Game;
 
 function quoteBody(ctx: Ctx, k: number): { token: string; body: string } {
   const mi = k % ctx.markets.length;
@@ -205,16 +115,7 @@ async function load(
   };
 }
 
-const base = {
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-  TICKBOOK_DEMO: 'false',
-  DEMO_LIVE: 'false',
-  TICKBOOK_ADMIN_CLIENT_ID: ADMIN.id,
-  TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
-  KEY_ENCRYPTION_SECRET: 'bench',
-  DATABASE_URL: '',
-};
+const base = BASE_ENV;
 const tmp = join(tmpdir(), `tickbook-bench-quotes-${randomBytes(4).toString('hex')}`);
 
 interface Target {
@@ -241,9 +142,9 @@ const targets: Target[] = [
 async function runOnce(t: Target, round: number, index: number): Promise<Row> {
   const dir = join(tmp, `${round}-${index}`);
   mkdirSync(dir, { recursive: true });
-  const { proc, url, exited } = await boot({ ...base, DATA_DIR: dir });
+  const { proc, url, exited } = await bootBuilt(root, { ...base, DATA_DIR: dir });
   try {
-    const ctx = await setup(url, t.traders);
+    const ctx = await setupGame(url, t.traders);
     return await load(url, proc.pid, t.path, t.make(ctx));
   } finally {
     proc.kill('SIGTERM');
@@ -253,7 +154,6 @@ async function runOnce(t: Target, round: number, index: number): Promise<Row> {
 }
 
 execFileSync(process.execPath, [join(root, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
   `\nDurable requests on the embedded store, ${CONNECTIONS} connections, ${SECONDS} s per round, ${RUNS} rounds`,
 );

@@ -77,6 +77,9 @@ export interface Config {
   graphqlRateLimit: number;
   /** Serve the GraphiQL page at /graphiql (off in production). */
   graphiql: boolean;
+  /** /trade: requests in flight per connection, and unwritten answer bytes before reads pause. */
+  tradeMaxInFlight: number;
+  tradeHighWaterBytes: number;
   /** /tape: protocol ping interval (ms); a client that misses one is closed (docs/stream.md). */
   streamPingMs: number;
   /** /tape: application heartbeat interval per subscribed channel (ms). */
@@ -344,6 +347,8 @@ export function loadConfig(env: Env = process.env): Config {
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),
     graphqlRateLimit: int(env, 'GRAPHQL_RATE_LIMIT', 650, 0, 1_000_000),
     graphiql: bool(env, 'GRAPHIQL', env.NODE_ENV !== 'production'),
+    tradeMaxInFlight: int(env, 'TRADE_MAX_IN_FLIGHT', 256, 1, 65_536),
+    tradeHighWaterBytes: int(env, 'TRADE_HIGH_WATER_BYTES', 1_048_576, 16_384, 64 * 1_048_576),
     streamPingMs: int(env, 'STREAM_PING_MS', 15_000, 100, 600_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 5_000, 50, 5_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 16_384, 64 * 1_048_576),

@@ -3,6 +3,7 @@
 // auth listener, and a clean shutdown on SIGINT/SIGTERM (final snapshot). Thin on purpose:
 // everything it starts is built and tested elsewhere; it composes, the hosts hold what differs.
 
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,7 @@ import { phase } from './start/progress.ts';
 import { databaseStartError, listenStartError, StartError } from './start/start-error.ts';
 import { openStore } from './store/index.ts';
 import { PgliteStore } from './store/pglite-store.ts';
+import { TEMPLATE_FILE } from './store/pglite-template.ts';
 import { PostgresStore } from './store/postgres-store.ts';
 import { Retention } from './store/retention.ts';
 import { type Store, WriterLockError } from './store/types.ts';
@@ -297,13 +299,16 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   };
 }
 
-/** What opening the store is called in the progress lines: a first embedded start runs initdb. */
+/** What opening the store is called in the progress lines: a first embedded start unpacks the
+ * template the build made, or runs initdb when there is none (docs/packaging.md). */
 function storeOpening(config: Config): string {
   if (config.databaseUrl !== undefined) return 'connecting to PostgreSQL (DATABASE_URL)';
   const dir = `${config.dataDir}/pg`;
   return PgliteStore.exists(dir)
     ? `opening the embedded database in ${dir}`
-    : `creating the embedded database in ${dir} (first start: up to a minute)`;
+    : existsSync(TEMPLATE_FILE)
+      ? `creating the embedded database in ${dir} from the build's template (first start)`
+      : `creating the embedded database in ${dir} without the build's template (first start: up to a minute)`;
 }
 
 // `npm start` runs this file directly.

@@ -34,7 +34,7 @@ export async function settleIssuer(store: Queryable, config: Config, now = Date.
       `${config.publicBaseUrl} differs from the token issuer this store records, ${stored} ` +
         '(set by the first process that started on it; every process of a store must sign and accept ' +
         `the same one). Unset PUBLIC_BASE_URL to use ${stored}, set it to ${stored}, or change the ` +
-        "store's issuer with `npx tickbook issuer set <url>` (tokens issued before then stop working)",
+        "store's issuer with `node bin/tickbook.js issuer set <url>` (tokens issued before then stop working)",
     );
   }
   return stored;

@@ -56,8 +56,13 @@ export type Placed = WireOrder & { fills: WireFill[] };
 
 /** A placement as the wire answers it (REST 201 body, socket `result`). */
 export function placedWire(p: Placement): Placed {
-  const filled = p.fills.reduce((s, f) => s + f.qty, 0);
-  return { ...orderToWire(p.order, filled), fills: p.fills.map(fillToWire) };
+  let filled = 0;
+  for (const f of p.fills) filled += f.qty;
+  // The wire order gets its fills in place (the same keys in the same order): one object per
+  // answer, not a copy of one.
+  const out = orderToWire(p.order, filled) as Placed;
+  out.fills = p.fills.map(fillToWire);
+  return out;
 }
 
 export interface SchemaError {

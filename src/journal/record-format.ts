@@ -37,22 +37,23 @@ function getU64(buf: Buffer, off: number): number {
 
 /** Encodes consecutive records firstSeq, firstSeq+1, ... into one buffer (one write). */
 export function encodeRecords(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+  // Each payload's text is encoded straight into the one buffer (no Buffer per record, no copy).
   let total = 0;
-  const bodies: Buffer[] = new Array(payloads.length);
+  const lengths: number[] = new Array(payloads.length);
   for (let i = 0; i < payloads.length; i++) {
-    const b = Buffer.from(payloads[i]!, 'utf8');
-    bodies[i] = b;
-    total += HEADER_BYTES + b.length;
+    const n = Buffer.byteLength(payloads[i]!, 'utf8');
+    lengths[i] = n;
+    total += HEADER_BYTES + n;
   }
   const out = Buffer.allocUnsafe(total);
   let off = 0;
-  for (let i = 0; i < bodies.length; i++) {
-    const b = bodies[i]!;
-    out.writeUInt32LE(b.length, off);
+  for (let i = 0; i < payloads.length; i++) {
+    const n = lengths[i]!;
+    out.writeUInt32LE(n, off);
     putU64(out, off + 8, firstSeq + i);
     putU64(out, off + 16, durableSeq);
-    b.copy(out, off + HEADER_BYTES);
-    const end = off + HEADER_BYTES + b.length;
+    out.write(payloads[i]!, off + HEADER_BYTES, n, 'utf8');
+    const end = off + HEADER_BYTES + n;
     out.writeUInt32LE(crc32(out.subarray(off + 8, end)), off + 4);
     off = end;
   }

@@ -58,7 +58,18 @@ export interface ExchangeHistory {
   /** Ledger rows of the account, newest first. */
   transactions(q: LedgerQuery): Promise<LedgerTransaction[]>;
   /** A market's trades (the taker side of each fill, no washes), newest first: public. */
-  marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<Fill[]>;
+  marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<MarketTrades>;
+}
+
+/**
+ * A market's trades and how far the history they were read from reaches: it held every command up
+ * to journal seq `asOf` (and maybe later ones). A reader that keeps the answer (the trades route's
+ * cache) keeps it only when `asOf` covers the state it versions it by: the history may be behind
+ * the state, by the commands applied but not yet durable, or past a history read's bounded wait.
+ */
+export interface MarketTrades {
+  fills: Fill[];
+  asOf: number;
 }
 
 export interface ExchangePort {

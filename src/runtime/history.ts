@@ -7,7 +7,13 @@
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Currency, DomainEvent, Fill, Id, OrderRecord, OrderStatus } from '../exchange/types.ts';
 import type { Queryable } from '../store/types.ts';
-import type { ExchangeHistory, HistoryQuery, LedgerQuery, LedgerTransaction } from './exchange-port.ts';
+import type {
+  ExchangeHistory,
+  HistoryQuery,
+  LedgerQuery,
+  LedgerTransaction,
+  MarketTrades,
+} from './exchange-port.ts';
 import { type LedgerRowDraft, ledgerRows, wireKind } from './ledger-kinds.ts';
 
 interface LedgerRow extends LedgerRowDraft {
@@ -228,8 +234,14 @@ export class SqlHistory implements ExchangeHistory {
     return r.rows.map(toFill);
   }
 
-  async marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<Fill[]> {
+  async marketTrades(q: { marketId: Id; currency: Currency; limit: number }): Promise<MarketTrades> {
     await this.barrier();
+    // The watermark before the rows: the projector moves it in the statement that writes a batch's
+    // rows, so the rows read next hold at least every command up to it.
+    const w = await this.db.query<{ seq: number | string }>(
+      "SELECT seq FROM projection_watermark WHERE name = 'history'",
+    );
+    const asOf = Number(w.rows[0]?.seq ?? 0);
     const r = await this.db.query<FillRow>(
       // Within one command the taker's fills are `<order>:1:t`, `<order>:2:t`… in match order, so
       // (length, id) descending is the last match first, also past nine.
@@ -237,7 +249,7 @@ export class SqlHistory implements ExchangeHistory {
        ORDER BY seq DESC, length(id) DESC, id DESC LIMIT $3`,
       [q.marketId, q.currency, q.limit],
     );
-    return r.rows.map(toFill);
+    return { fills: r.rows.map(toFill), asOf };
   }
 
   async transactions(q: LedgerQuery): Promise<LedgerTransaction[]> {

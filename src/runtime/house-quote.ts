@@ -3,9 +3,11 @@
 // margin included, which the edge computed and the request carries — for as much payout as the
 // house bankroll and the per-game exposure limit allow. `houseQuotes` is a pure function of the
 // state and the clock that returns ParlayQuote commands, submitted like any maker's. The HouseDesk
-// runs it for each new request right after that request is applied, so the quote joins the
-// request's own group commit and is in its 201; the scheduler's pass (scheduler.ts) retries what
-// the desk could not quote (no room yet, a refused quote) within the quoting window.
+// runs it for each new request right after that request is applied, so the quote is in the
+// request's 201 and almost always in its group commit (a batch cut at its size bound may leave it
+// for the next one; like every read, the 201 shows applied state, docs/journal.md "Model: apply,
+// then journal"); the scheduler's pass (scheduler.ts) retries what the desk could not quote (no
+// room yet, a refused quote) within the quoting window.
 
 import type { ExchangeReader } from '../exchange/reader.ts';
 import {
@@ -152,7 +154,8 @@ export class HouseDesk {
     private readonly onError: (err: unknown) => void,
   ) {
     this.exposure = { used: { CASH: 0, COIN: 0 }, perGame: new Map() };
-    for (const p of reader.parlays(o.accountId)) this.track(p);
+    // the open ones only, as houseExposure: the settled history is not visited
+    for (const p of reader.parlays(o.accountId, { status: 'OPEN' })) this.track(p);
   }
 
   /** The apply listener: tracks the house's parlays and notes new requests to quote. */

@@ -19,6 +19,7 @@ import type {
 } from '../exchange/types.ts';
 import { priceToTick } from '../exchange/units.ts';
 import type { CommandInput, ExchangePort } from './exchange-port.ts';
+import { type PlacedTerms, placedTermsOf, type Terms } from './placed-terms.ts';
 
 /** A placement request as the wire gives it (price a decimal, everything else already integers). */
 export interface PlaceRequest {
@@ -128,8 +129,8 @@ export function placementOutcome(orderId: Id, events: DomainEvent[]): { order: O
   };
 }
 
-/** Two placements under one key inside a batch: the terms sameRequest compares. */
-function sameTerms(a: PlaceCommand, b: PlaceCommand): boolean {
+/** Two placements under one key: the terms sameRequest compares. */
+function sameTerms(a: Terms, b: PlaceCommand): boolean {
   return (
     a.outcomeId === b.outcomeId &&
     a.price === b.price &&
@@ -158,10 +159,30 @@ export type RejectionToError = (r: {
 }) => ApiError;
 
 export class OrderEntry {
+  /** The terms each key was placed with, shared with every OrderEntry over this port. */
+  private readonly placed: PlacedTerms;
+
   constructor(
     private readonly port: ExchangePort,
     private readonly rejectionError: RejectionToError,
-  ) {}
+  ) {
+    this.placed = placedTermsOf(port);
+  }
+
+  /**
+   * Whether `cmd` repeats the placement that made order `o`: against the terms it was placed with
+   * when they are remembered (so an amend since changes nothing: placed-terms.ts), else against
+   * the order's own.
+   */
+  private repeats(accountId: Id, clientOrderId: string, o: OrderRecord, cmd: PlaceCommand): boolean {
+    const terms = this.placed.termsOf(accountId, clientOrderId, o.id);
+    return terms !== undefined ? sameTerms(terms, cmd) : sameRequest(o, cmd);
+  }
+
+  /** Records an accepted keyed placement's terms (the engine accepts one placement per key). */
+  private accepted(accountId: Id, cmd: PlaceCommand): void {
+    if (cmd.clientOrderId) this.placed.remember(accountId, cmd.clientOrderId, cmd.orderId, cmd);
+  }
 
   /** An order of this account, live first (fresher), then history; undefined for anyone else's. */
   async findOrder(r: ExchangeReader, accountId: Id, orderId: Id): Promise<OrderRecord | undefined> {
@@ -185,7 +206,7 @@ export class OrderEntry {
     if (!prior) return undefined;
     const o = await this.findOrder(r, accountId, prior);
     if (!o) return undefined;
-    if (!sameRequest(o, cmd)) {
+    if (!this.repeats(accountId, cmd.clientOrderId, o, cmd)) {
       throw new ApiError('DUPLICATE_CLIENT_ORDER_ID', undefined, {
         clientOrderId: cmd.clientOrderId,
         orderId: o.id,
@@ -198,8 +219,11 @@ export class OrderEntry {
   async place(accountId: Id, request: PlaceRequest): Promise<Placement> {
     const orderId = this.port.newId();
     const cmd = placeCommand(accountId, orderId, request);
-    const again = await this.replay(accountId, cmd);
-    if (again) return again;
+    // Without a key there is nothing to replay: no promise and no turn of the loop spent on it.
+    if (cmd.clientOrderId) {
+      const again = await this.replay(accountId, cmd);
+      if (again) return again;
+    }
     const seqs = [0];
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
@@ -208,7 +232,9 @@ export class OrderEntry {
       if (winner) return winner;
     }
     if (!result.ok) throw this.rejectionError(result);
-    return { ...placementOutcome(orderId, result.events), replayed: false, seq: seqs[0] ?? null };
+    this.accepted(accountId, cmd);
+    const { order, fills } = placementOutcome(orderId, result.events);
+    return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
 
   /**
@@ -260,6 +286,7 @@ export class OrderEntry {
         : [];
     toSubmit.forEach(({ index, cmd }, k) => {
       const res = outcomes[k]!;
+      if (res.ok) this.accepted(accountId, cmd);
       results[index] = res.ok
         ? { ...placementOutcome(cmd.orderId, res.events), replayed: false, seq: seqs[k] ?? null }
         : this.rejectionError(res);

@@ -88,7 +88,7 @@ export function bannerLines(b: BannerInput): string[] {
     );
   }
   const cliUrl = config.port === 8080 && config.host === '127.0.0.1' ? '' : ` --url ${url}`;
-  lines.push(`  A trader client:  npx tickbook clients create --name my-bot${cliUrl}`);
+  lines.push(`  A trader client:  node bin/tickbook.js clients create --name my-bot${cliUrl}`);
   return lines;
 }
 

@@ -7,7 +7,7 @@
 import type { BoostRecord, Id } from '../exchange/types.ts';
 import { boostOfferToWire, traderBoostToWire } from '../wire/boosts.ts';
 import type { FrameInput } from './channel-types.ts';
-import { envelope } from './messages.ts';
+import { type BoostClaimData, type BoostData, envelope } from './messages.ts';
 
 /** The `boosts` channel: a `boost` frame per boost a CreateBoost or an EndBoost changed. */
 export function boostFrames({ cmd, events, journalSeq }: FrameInput): string[] | undefined {
@@ -15,7 +15,7 @@ export function boostFrames({ cmd, events, journalSeq }: FrameInput): string[] |
   const out: string[] = [];
   for (const e of events)
     if (e.kind === 'BoostChanged')
-      out.push(envelope('boost', boostOfferToWire(e.boost, cmd.ts), { journalSeq }));
+      out.push(envelope('boost', boostOfferToWire(e.boost, cmd.ts) satisfies BoostData, { journalSeq }));
   return out.length > 0 ? out : undefined;
 }
 
@@ -33,6 +33,9 @@ export function privateBoostFrames(
     boosts ??= new Map(reader.boosts().map((b) => [b.id, b]));
     const b = boosts.get(e.claim.boostId);
     if (b === undefined) continue;
-    push(e.claim.accountId, envelope('boostClaim', traderBoostToWire(b, e.claim), { journalSeq }));
+    push(
+      e.claim.accountId,
+      envelope('boostClaim', traderBoostToWire(b, e.claim) satisfies BoostClaimData, { journalSeq }),
+    );
   }
 }

@@ -6,6 +6,7 @@
 import type { Scope } from '../auth/scopes.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, Currency, DomainEvent, Id } from '../exchange/types.ts';
+import type { Frames } from './lazy-frames.ts';
 
 /** One book's (market × currency) ticks of one command. */
 export interface BookGroup {
@@ -14,7 +15,8 @@ export interface BookGroup {
   currency: Currency;
   /** Book seq after the command. */
   seq: number;
-  frames: string[];
+  /** Its ticks, serialized when first read (lazy-frames.ts). */
+  frames: Frames;
 }
 
 /** What a channel's frame builder reads: the applied command, its events, and its book ticks. */
@@ -28,8 +30,11 @@ export interface FrameInput {
   books: readonly BookGroup[];
 }
 
-/** The frames of one command for one channel: one list, or one list per account. */
-export type ChannelFrames = string[] | Map<Id, string[]>;
+/**
+ * The frames of one command for one channel: one list, or one list per account. A builder may
+ * return them serialized or as LazyFrames (serialized when first read, lazy-frames.ts).
+ */
+export type ChannelFrames = Frames | Map<Id, Frames>;
 
 export interface CommandFrames {
   journalSeq: number;
@@ -65,7 +70,7 @@ interface ChannelBase {
 /** A channel every subscriber reads alike, one log, positions in journal seqs. */
 export interface SharedChannel extends ChannelBase {
   kind: 'shared';
-  build(x: FrameInput): string[] | undefined;
+  build(x: FrameInput): Frames | undefined;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface SharedChannel extends ChannelBase {
 export interface AccountChannel extends ChannelBase {
   kind: 'account';
   automatic: boolean;
-  build(x: FrameInput): Map<Id, string[]> | undefined;
+  build(x: FrameInput): Map<Id, Frames> | undefined;
 }
 
 export type ChannelSpec = SharedChannel | AccountChannel;

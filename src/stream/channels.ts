@@ -11,6 +11,7 @@
 
 import { boostFrames } from './boost-frames.ts';
 import type { ChannelSpec } from './channel-types.ts';
+import { concatFrames } from './lazy-frames.ts';
 import { lifecycleFrames } from './lifecycle-frames.ts';
 import { parlayRequestFrames } from './parlay-frames.ts';
 import { privateFrames } from './private-frames.ts';
@@ -27,13 +28,7 @@ export const CHANNELS: readonly ChannelSpec[] = [
     scopeMessage: 'Market channels require the scope read:tape',
     retention: 'retainFrames',
     messages: ['bookTick'],
-    build: ({ books }) => {
-      if (books.length === 0) return undefined;
-      if (books.length === 1) return books[0]!.frames;
-      const out: string[] = [];
-      for (const g of books) for (const f of g.frames) out.push(f);
-      return out;
-    },
+    build: ({ books }) => (books.length === 0 ? undefined : concatFrames(books.map((g) => g.frames))),
   },
   {
     name: 'lifecycle',

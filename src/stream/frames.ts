@@ -1,23 +1,38 @@
-// One applied command → the stream frames it produces (docs/stream.md "Messages"), serialized once
-// here, read from the state right after that command was applied (so a tick's market volume and
+// One applied command → the stream frames it produces (docs/stream.md "Messages"), serialized once,
+// read from the state right after that command was applied (so a tick's market volume and
 // status are the ones that command left, not a later command's): the book ticks of every book it
-// changed, then each channel's frames by its builder in the channel table (channels.ts).
+// changed, then each channel's frames by its builder in the channel table (channels.ts). What the
+// state says is read now; the text is made when first read (lazy-frames.ts).
 
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { Command, Currency, DomainEvent, Fill, Id } from '../exchange/types.ts';
+import type { Command, Currency, DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
 import type { BookGroup, ChannelFrames, ChannelSpec, CommandFrames, FrameInput } from './channel-types.ts';
 import { CHANNELS } from './channels.ts';
-import { type BookTick, tickFill, tickMarket, tickOrder } from './messages.ts';
+import { countOf, LazyFrames } from './lazy-frames.ts';
+import { type BookTick, type TickMarket, tickFill, tickMarket, tickOrder } from './messages.ts';
 
 export type { BookGroup, CommandFrames };
 
 export const bookKey = (marketId: Id, currency: Currency): string => `${marketId}:${currency}`;
 
+/** A book tick as captured at apply time: its market as the command left it; the rest is records. */
+interface CapturedTick {
+  type: 'PLACE' | 'CANCEL';
+  order: OrderRecord;
+  fills: readonly Fill[];
+  market: TickMarket;
+}
+
+/**
+ * Bytes of a book tick's text without its fills, and per fill (a tick with uuid ids, a market of
+ * a usual description; measured on serialized ticks): the retention charge of ticks not built yet.
+ */
+const TICK_BYTES = 490;
+const TICK_FILL_BYTES = 250;
+
 /** The ticks of every book the command changed (the engine bumps each one's seq once and says so). */
 function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSeq: number): BookGroup[] {
-  let changed:
-    | Map<string, { marketId: Id; currency: Currency; ticks: Omit<BookTick, 'part' | 'parts'>[] }>
-    | undefined;
+  let changed: Map<string, { marketId: Id; currency: Currency; ticks: CapturedTick[] }> | undefined;
   let fills: Fill[] | undefined;
   for (const e of events) {
     if (e.kind === 'BookChanged') {
@@ -38,26 +53,55 @@ function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSe
     const m = r.market(o.marketId);
     if (m === undefined) continue;
     const placed = e.kind !== 'OrderCanceled';
-    const own = placed
-      ? (fills?.filter((f) => f.marketId === o.marketId && f.currency === o.currency) ?? [])
-      : [];
+    const own = placed && fills !== undefined ? ownFills(fills, o) : NO_FILLS;
+    // The market (its volume, its status) is read now: later commands move it.
     g.ticks.push({
       type: placed ? 'PLACE' : 'CANCEL',
-      order: tickOrder(o),
-      fills: own.map(tickFill),
+      order: o,
+      fills: own,
       market: tickMarket(m, o.currency),
-      seq: 0,
-      journalSeq,
     });
   }
   const books: BookGroup[] = [];
   for (const [key, g] of changed) {
     const seq = r.bookSeq(g.marketId, g.currency);
-    const parts = g.ticks.length;
-    const frames = g.ticks.map((t, i) => JSON.stringify({ ...t, seq, part: i + 1, parts }));
+    const ticks = g.ticks;
+    let estimate = 0;
+    for (const t of ticks) estimate += TICK_BYTES + t.fills.length * TICK_FILL_BYTES;
+    const frames = new LazyFrames(ticks.length, estimate, () => tickFrames(ticks, seq, journalSeq));
     books.push({ key, marketId: g.marketId, currency: g.currency, seq, frames });
   }
   return books;
+}
+
+const NO_FILLS: readonly Fill[] = [];
+
+function ownFills(fills: readonly Fill[], o: OrderRecord): readonly Fill[] {
+  let own: Fill[] | undefined;
+  for (const f of fills) {
+    if (f.marketId !== o.marketId || f.currency !== o.currency) continue;
+    own ??= [];
+    own.push(f);
+  }
+  return own ?? NO_FILLS;
+}
+
+/** The serialized ticks of one book: every tick carries the book's seq after the command. */
+function tickFrames(ticks: readonly CapturedTick[], seq: number, journalSeq: number): string[] {
+  const parts = ticks.length;
+  return ticks.map((t, i) => {
+    const tick: BookTick = {
+      type: t.type,
+      order: tickOrder(t.order),
+      fills: t.fills.map(tickFill),
+      market: t.market,
+      seq,
+      journalSeq,
+      part: i + 1,
+      parts,
+    };
+    return JSON.stringify(tick);
+  });
 }
 
 /** Builds every frame of one accepted command: its book ticks, then each channel's. */
@@ -73,7 +117,7 @@ export function commandFrames(
   const channels = new Map<string, ChannelFrames>();
   for (const ch of table) {
     const out = ch.build(input);
-    if (out !== undefined && (out instanceof Map ? out.size : out.length) > 0) channels.set(ch.name, out);
+    if (out !== undefined && (out instanceof Map ? out.size : countOf(out)) > 0) channels.set(ch.name, out);
   }
   return { journalSeq, ts: cmd.ts, books, channels };
 }

@@ -1,16 +1,15 @@
 // The stream hub (docs/stream.md): subscriptions, retention and fan-out of the books and of the
-// channels of the table (channels.ts), with no HTTP or WebSocket library in it
-// (src/http/routes/tape.ts adapts a `ws` socket to StreamSocket).
+// channels of the table (channels.ts), with no HTTP or WebSocket library in it (src/http/routes/
+// tape.ts adapts a `ws` socket to StreamSocket).
 //
 // Feeding. `applied()` runs inside the sequencer's apply (right after the engine applied an
-// accepted command) and takes that command's frames, serialized once; they wait in `pending` until
-// `committed()` reports the journal commit that holds the command. Only then are they retained and
-// sent: a tick never leaves before its command is durable, and there is no second source of truth.
+// accepted command) and takes its frames (serialized once, when first read: lazy-frames.ts); they
+// wait in `pending` until `committed()` reports the commit that holds the command. Only then are
+// they retained and sent: a tick never leaves before its command is durable, one source of truth.
 //
 // Snapshots. A `book` snapshot is read from the same in-memory state the REST book is, carrying the
 // same book `seq`. When the book has applied-but-not-yet-durable changes, the snapshot is held until
-// the commit of its seq releases it, so it never shows a state the journal might lose
-// (subscribe.ts).
+// the commit of its seq releases it, so it never shows a state the journal might lose (subscribe.ts).
 //
 // Replays. A resume is sent from the log by the replay pump (replay.ts), paced and budgeted; until
 // it has caught up the subscription takes no live frames. The position a connection reports
@@ -19,6 +18,7 @@
 import type { Id } from '../exchange/types.ts';
 import { isoMillis } from '../wire/names.ts';
 import { ByteBudget } from './budget.ts';
+import { mayReadChannel } from './channel-access.ts';
 import type { ChannelSpec, CommandFrames } from './channel-types.ts';
 import { CHANNELS, channelIndex, PRIVATE_CHANNEL } from './channels.ts';
 import { parseClientMessage } from './client-message.ts';
@@ -31,6 +31,7 @@ import {
 } from './connection.ts';
 import { type BookGroup, bookKey } from './frames.ts';
 import { type HubLimits, type HubOptions, hubLimits, STREAM_DEFAULTS } from './hub-options.ts';
+import { type Frames, framesOf } from './lazy-frames.ts';
 import type { StreamLog } from './log.ts';
 import { StreamLogs } from './logs.ts';
 import { envelope, errorFrame, type StreamErrorCode } from './messages.ts';
@@ -50,7 +51,7 @@ export class StreamHub {
   readonly opts: HubLimits;
   private readonly clock: () => number;
   /** The channel table this hub serves, in release order, and by name. */
-  private readonly table: readonly ChannelSpec[];
+  readonly table: readonly ChannelSpec[];
   private readonly byName: ReadonlyMap<string, ChannelSpec>;
   /** Counts resync_required notices (the route wires it to /metrics). */
   onResync: HubOptions['onResync'];
@@ -188,23 +189,24 @@ export class StreamHub {
     if (out === undefined) return;
     const j = f.journalSeq;
     if (ch.kind === 'shared') {
-      const frames = out as string[];
-      this.logs.channel(ch, null)!.append({ seq: j, journalSeq: j, ts: now, frames });
+      const frames = out as Frames;
       const conns = this.subs.of(ch.name);
-      if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, frames, j);
+      this.logs.channel(ch, null)!.append({ seq: j, journalSeq: j, ts: now, frames }, conns !== undefined);
+      if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, framesOf(frames), j);
       return;
     }
-    for (const [account, frames] of out as Map<Id, string[]>) {
-      this.logs.account(ch, account).append({ seq: j, journalSeq: j, ts: now, frames });
+    for (const [account, frames] of out as Map<Id, Frames>) {
       const conns = this.subs.ofAccount(ch.name, account);
-      if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, frames, j);
+      this.logs.account(ch, account).append({ seq: j, journalSeq: j, ts: now, frames }, conns !== undefined);
+      if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, framesOf(frames), j);
     }
   }
 
   private releaseBook(g: BookGroup, journalSeq: number, now: number): void {
-    this.logs.book(g.key, g.seq - 1).append({ seq: g.seq, journalSeq, ts: now, frames: g.frames });
-    if (this.logs.appliedBookSeq.get(g.key) === g.seq) this.logs.appliedBookSeq.delete(g.key);
     const subs = this.subs.books.get(g.key);
+    const log = this.logs.book(g.key, g.seq - 1);
+    log.append({ seq: g.seq, journalSeq, ts: now, frames: g.frames }, subs !== undefined);
+    if (this.logs.appliedBookSeq.get(g.key) === g.seq) this.logs.appliedBookSeq.delete(g.key);
     if (subs === undefined) return;
     for (const s of subs) {
       if (s.replaying) continue;
@@ -216,7 +218,7 @@ export class StreamHub {
         continue;
       }
       if (g.seq <= s.seq) continue;
-      this.sendBook(s, g.frames, g.seq);
+      this.sendBook(s, framesOf(g.frames), g.seq);
     }
   }
 
@@ -284,8 +286,7 @@ export class StreamHub {
   }
 
   mayRead(c: Connection, ch: ChannelSpec): boolean {
-    if (!c.principal.scopes.has(ch.scope)) return false;
-    return ch.kind === 'shared' || c.principal.accountId !== null;
+    return mayReadChannel(c.principal, ch);
   }
 
   // ---------------------------------------------------------------- client messages

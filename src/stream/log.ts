@@ -1,9 +1,11 @@
 // A retention ring for one resumable stream (a book, a shared channel such as the tape, or one
 // account's log of an account channel): entries in seq order, each the frames one command
-// produced, serialized once.
+// produced, serialized once (on first read: lazy-frames.ts).
 // Retention (docs/stream.md "Retention"): the ring holds at most `retainFrames` frames; age and the
 // byte budget shared by every log are enforced by the pool the log charges (retention.ts), which
 // evicts oldest-first across all logs, so a quiet log ages out like a busy one.
+
+import { countOf, type Frames, framesOf, textBytes } from './lazy-frames.ts';
 
 /** Bytes charged per frame and per entry beyond the frame text: V8 string and object headers. */
 export const FRAME_OVERHEAD = 48;
@@ -14,11 +16,14 @@ export interface LogEntry {
   seq: number;
   journalSeq: number;
   ts: number;
-  frames: string[];
+  frames: Frames;
 }
 
 /** An entry as the log keeps it: its charge, its place in the log's byte count, and its owner. */
 export interface HeldEntry extends LogEntry {
+  /** Frames in the entry (counted before they are built). */
+  count: number;
+  /** The charge: exact for frames built when appended, the builder's estimate for the others. */
   bytes: number;
   /** Bytes appended to the owning log up to and including this entry. */
   cum: number;
@@ -78,13 +83,29 @@ export class StreamLog {
     return this.head === this.entries.length;
   }
 
-  append(e: LogEntry): void {
-    let bytes = ENTRY_OVERHEAD;
-    for (const f of e.frames) bytes += f.length + FRAME_OVERHEAD;
+  /**
+   * Appends a command's entry. Frames nobody reads now stay unbuilt (lazy-frames.ts) and are
+   * charged the builder's estimate; with `readNow` (a subscriber is sent them at once) they are
+   * built first, so the charge is their text.
+   */
+  append(e: LogEntry, readNow = false): void {
+    if (readNow) framesOf(e.frames);
+    const count = countOf(e.frames);
+    const bytes = ENTRY_OVERHEAD + textBytes(e.frames) + count * FRAME_OVERHEAD;
     this.appendedBytes += bytes;
-    const held: HeldEntry = { ...e, bytes, cum: this.appendedBytes, log: this, gone: false };
+    const held: HeldEntry = {
+      seq: e.seq,
+      journalSeq: e.journalSeq,
+      ts: e.ts,
+      frames: e.frames,
+      count,
+      bytes,
+      cum: this.appendedBytes,
+      log: this,
+      gone: false,
+    };
     this.entries.push(held);
-    this.frameCount += e.frames.length;
+    this.frameCount += count;
     this.byteCount += bytes;
     while (this.frameCount > this.retainFrames && this.entries.length - this.head > 1) this.evictOldest();
     this.pool.charge(held);
@@ -96,12 +117,13 @@ export class StreamLog {
     const e = this.entries[this.head]!;
     this.entries[this.head] = undefined as unknown as HeldEntry;
     this.head++;
-    this.frameCount -= e.frames.length;
+    this.frameCount -= e.count;
     this.byteCount -= e.bytes;
     this.floor = e.seq;
     e.gone = true;
     this.pool.release(e);
-    // The pool's queue may point at the entry a while longer: let the frames go now.
+    // The pool's queue may point at the entry a while longer: let the frames (or what would build
+    // them) go now.
     e.frames = [];
     // Compact once the dead prefix outweighs the live part (amortized O(1) per entry).
     if (this.head === this.entries.length) {

@@ -1,59 +1,21 @@
 // The JSON Schemas of the stream's frames (docs/stream.md), by AsyncAPI message name: what
-// asyncapi.ts publishes at /asyncapi.json and the OpenAPI document reuses. The types and builders of
-// the same frames are in messages.ts; test/stream/asyncapi.test.ts validates real frames against
-// these schemas, so the two cannot drift apart.
+// asyncapi.ts publishes at /asyncapi.json and the OpenAPI document reuses. The builders of the same
+// frames, and their types derived from these schemas, are in messages.ts;
+// test/stream/asyncapi.test.ts validates real frames against these schemas, so the two cannot
+// drift apart.
 
-import { pickSchema } from '../wire/schema.ts';
-import { orderSchema } from '../wire/trading.ts';
 import { CHANNELS } from './channels.ts';
-import { LIFECYCLE_TYPES } from './messages.ts';
+import { streamErrorSchema } from './error-schema.ts';
 import { parlayMessages } from './parlay-message-schemas.ts';
 import { privateMessages } from './private-message-schemas.ts';
-import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
+import { currencySchema, isoTime, nonNegInt } from './schema-parts.ts';
+import { bookSnapshotSchema, bookTickSchema, lifecycleTickSchema, schemas } from './tick-schemas.ts';
+
+/** The named components (TickMarket, TickOrder, TickFill) the tick messages refer to. */
+export { schemas };
 
 /** The channels of the table by name, in words ("tape, lifecycle, private"). */
 const CHANNEL_NAMES = CHANNELS.map((ch) => ch.name).join(', ');
-
-export const schemas = {
-  TickMarket: {
-    type: 'object',
-    required: ['id', 'description', 'status', 'type', 'volume'],
-    properties: {
-      id: uuid,
-      description: { type: 'string' },
-      status: { type: 'string', enum: ['OPEN', 'CLOSED', 'SETTLED'] },
-      type: { type: 'string' },
-      strike: { type: 'number' },
-      volume: nonNegInt,
-    },
-  },
-  // The REST order's fields a book tick carries (src/wire/trading.ts).
-  TickOrder: pickSchema(orderSchema, [
-    'id',
-    'price',
-    'qty',
-    'originalQty',
-    'currency',
-    'marketId',
-    'outcomeId',
-    'status',
-    'created_at',
-  ]),
-  TickFill: {
-    type: 'object',
-    required: ['id', 'orderId', 'price', 'qty', 'isWash', 'isTaker', 'marketId', 'outcomeId'],
-    properties: {
-      id: { type: 'string' },
-      orderId: uuid,
-      price: { type: 'number' },
-      qty: nonNegInt,
-      isWash: { type: 'boolean' },
-      isTaker: { type: 'boolean' },
-      marketId: uuid,
-      outcomeId: uuid,
-    },
-  },
-} as const;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -62,31 +24,20 @@ export const serverMessages: Record<string, { summary: string; payload: object }
   bookTick: {
     summary: 'A book change (bare frame). PLACE: placed or (partially) filled; CANCEL: cancelled.',
     payload: {
-      type: 'object',
-      required: ['type', 'order', 'fills', 'market', 'seq', 'journalSeq', 'part', 'parts'],
+      ...bookTickSchema,
       properties: {
-        type: { type: 'string', enum: ['PLACE', 'CANCEL'] },
+        ...bookTickSchema.properties,
         order: ref('TickOrder'),
         fills: { type: 'array', items: ref('TickFill') },
         market: ref('TickMarket'),
-        seq: { ...nonNegInt, description: 'Book (market × currency) sequence; the REST book `seq`.' },
-        journalSeq: { ...nonNegInt, description: 'Journal sequence of the command.' },
-        part: { type: 'integer', minimum: 1 },
-        parts: { type: 'integer', minimum: 1 },
       },
     },
   },
   lifecycleTick: {
     summary: 'A market or event lifecycle change (bare frame), one per open market for event changes.',
     payload: {
-      type: 'object',
-      required: ['type', 'market', 'eventId', 'journalSeq'],
-      properties: {
-        type: { type: 'string', enum: [...LIFECYCLE_TYPES] },
-        market: ref('TickMarket'),
-        eventId: uuid,
-        journalSeq: nonNegInt,
-      },
+      ...lifecycleTickSchema,
+      properties: { ...lifecycleTickSchema.properties, market: ref('TickMarket') },
     },
   },
   book: {
@@ -97,21 +48,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       required: ['event', 'data'],
       properties: {
         event: { const: 'book' },
-        data: {
-          type: 'object',
-          required: ['marketId', 'currency', 'bids', 'asks', 'outcomeLadders', 'seq', 'asOf', 'reset'],
-          properties: {
-            marketId: uuid,
-            marketDescription: { type: 'string' },
-            currency: currencySchema,
-            bids: { type: 'array', items: { type: 'object' } },
-            asks: { type: 'array', items: { type: 'object' } },
-            outcomeLadders: { type: 'array', items: { type: 'object' } },
-            seq: nonNegInt,
-            asOf: isoTime,
-            reset: { type: 'boolean' },
-          },
-        },
+        data: bookSnapshotSchema,
       },
     },
   },
@@ -198,11 +135,7 @@ export const serverMessages: Record<string, { summary: string; payload: object }
       required: ['event', 'data'],
       properties: {
         event: { const: 'error' },
-        data: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: { code: { type: 'string' }, message: { type: 'string' } },
-        },
+        data: streamErrorSchema,
       },
     },
   },

@@ -1,134 +1,65 @@
-// The stream's wire (docs/stream.md): every frame the server sends on /tape, as TypeScript types,
-// and the builders that turn domain records into those frames. Their JSON Schemas (the AsyncAPI
-// document's source) are in message-schemas.ts beside them; the AsyncAPI test validates real
-// frames against those schemas, so the document cannot drift from what the code sends.
+// The stream's wire (docs/stream.md): the builders that turn domain records into the frames the
+// server sends on /tape, and the frames' TypeScript types, each derived from its JSON Schema (the
+// AsyncAPI document's source: tick-schemas.ts, private-message-schemas.ts, parlay-message-schemas.ts,
+// published by message-schemas.ts). The compiler holds the builders to the schemas' types and the
+// AsyncAPI test validates real frames against the schemas, so neither can drift from what is sent.
 //
 // Two frame families, as the production feed has them (reference wire): bare `{type: …}` ticks for
 // book and lifecycle changes, and `{event, data}` envelopes for everything else. Tickbook adds
 // sequence fields to both (`seq`, `journalSeq`, `part`, `parts`) — extra keys an existing client
 // ignores.
 
-import type {
-  Currency,
-  DomainEvent,
-  Fill,
-  Id,
-  MarketRecord,
-  MarketStatus,
-  OrderRecord,
-} from '../exchange/types.ts';
+import type { Currency, DomainEvent, Fill, MarketRecord, OrderRecord } from '../exchange/types.ts';
 import { tickToPrice } from '../exchange/units.ts';
-import type { WireBook } from '../wire/book.ts';
 import { isoMillis, marketTypeName } from '../wire/names.ts';
+import type { Wire } from '../wire/schema.ts';
 import { orderToWire, type WireOrder } from '../wire/trading.ts';
+import type { streamErrorSchema } from './error-schema.ts';
+import type {
+  boostClaimSchema,
+  boostSchema,
+  parlayQuoteSchema,
+  parlayRequestSchema,
+} from './parlay-message-schemas.ts';
+import type {
+  deadmanReportSchema,
+  privateCancelSchema,
+  privateFillSchema,
+  privateMmpSchema,
+} from './private-message-schemas.ts';
+import type {
+  bookSnapshotSchema,
+  bookTickSchema,
+  LIFECYCLE_TYPES,
+  lifecycleTickSchema,
+  schemas,
+} from './tick-schemas.ts';
 
-export const LIFECYCLE_TYPES = ['OPEN', 'START', 'END', 'CLOSE', 'EVENT_GOLIVE', 'EVENT_UNLIVE'] as const;
+// Each frame's type is derived from its published schema, so the compiler holds what a builder
+// returns to what the document says (no key the schema does not name: they close their objects).
+
 export type LifecycleType = (typeof LIFECYCLE_TYPES)[number];
-
-export interface TickOrder {
-  id: Id;
-  price: number;
-  qty: number;
-  originalQty: number;
-  currency: Currency;
-  marketId: Id;
-  outcomeId: Id;
-  status: OrderRecord['status'];
-  created_at: string;
-}
-
-export interface TickFill {
-  id: Id;
-  orderId: Id;
-  price: number;
-  qty: number;
-  isWash: boolean;
-  isTaker: boolean;
-  marketId: Id;
-  outcomeId: Id;
-}
-
-export interface TickMarket {
-  id: Id;
-  description: string;
-  status: MarketStatus;
-  type: string;
-  strike?: number;
-  /** Traded payout in the tick's currency (MCU); lifecycle ticks carry CASH volume. */
-  volume: number;
-}
-
-export interface BookTick {
-  type: 'PLACE' | 'CANCEL';
-  order: TickOrder;
-  fills: TickFill[];
-  market: TickMarket;
-  /** The book's (market × currency) sequence after the command: the `seq` of the REST book. */
-  seq: number;
-  /** The journal sequence of the command that produced the tick. */
-  journalSeq: number;
-  /** 1-based position of this tick among the command's ticks for this book, and their count. */
-  part: number;
-  parts: number;
-}
-
-export interface LifecycleTick {
-  type: LifecycleType;
-  market: TickMarket;
-  eventId: Id;
-  journalSeq: number;
-}
-
-export interface PrivateFill {
-  id: Id;
-  orderId: Id;
-  price: number;
-  qty: number;
-  createdAt: string;
-  isWash: boolean;
-  isTaker: boolean;
-  marketId: Id;
-  outcomeId: Id;
-}
-
-export interface PrivateCancel {
-  id: Id;
-  outcomeId: Id;
-  marketId: Id;
-  price: number;
-  qty: number;
-  originalQty: number;
-  currency: Currency;
-  timestamp: string;
-  status: 'CANCELLED';
-  flags?: string;
-}
-
+export type TickOrder = Wire<typeof schemas.TickOrder>;
+export type TickFill = Wire<typeof schemas.TickFill>;
+export type TickMarket = Wire<typeof schemas.TickMarket>;
+/** A book change: its order, fills and market, the book seq, the command's journal seq and part. */
+export type BookTick = Wire<typeof bookTickSchema>;
+export type LifecycleTick = Wire<typeof lifecycleTickSchema>;
+export type PrivateFill = Wire<typeof privateFillSchema>;
+export type PrivateCancel = Wire<typeof privateCancelSchema>;
 /** Market-maker protection of one of your accounts changed (docs/stream.md "Messages"). */
-export interface PrivateMmp {
-  /** FROZEN: a breach cancelled your protected orders on the event; RESET: ResetMmp lifted freezes. */
-  state: 'FROZEN' | 'RESET';
-  /** The event; null on a reset of every event. */
-  eventId: Id | null;
-  /** The currency whose limits were reached; null on a reset. */
-  currency: Currency | null;
-  /** Quantity filled and net exposure (outcome 0 − outcome 1) within the interval, MCU; 0 on a reset. */
-  qtyFilled: number;
-  netExposure: number;
-  /** Protected orders the breach cancelled. */
-  canceled: number;
-  /** When the freeze ends; null: until reset (or on a reset). */
-  frozenUntil: string | null;
-  timestamp: string;
-}
-
-export interface DeadmanReport {
-  reason: 'disconnect' | 'timeout';
-  /** Orders the one CancelOrders command cancelled. */
-  canceled: number;
-  journalSeq: number | null;
-  at: string;
-}
+export type PrivateMmp = Wire<typeof privateMmpSchema>;
+export type DeadmanReport = Wire<typeof deadmanReportSchema>;
+/** A parlay request as the makers' channel sends it. */
+export type ParlayRequestData = Wire<typeof parlayRequestSchema>;
+/** A maker's quote as the requester's private channel sends it. */
+export type ParlayQuoteData = Wire<typeof parlayQuoteSchema>;
+/** A boost on the `boosts` channel. */
+export type BoostData = Wire<typeof boostSchema>;
+/** A boost with the account's own claims, on its private channel. */
+export type BoostClaimData = Wire<typeof boostClaimSchema>;
+/** The snapshot's data: the REST book plus its currency and whether it replaces a lost window. */
+export type BookSnapshot = Wire<typeof bookSnapshotSchema>;
 
 // ------------------------------------------------------------------ builders
 
@@ -236,18 +167,10 @@ export function envelope(event: string, data: unknown, extra?: Record<string, un
   return JSON.stringify(extra === undefined ? { event, data } : { event, data, ...extra });
 }
 
-export type StreamErrorCode =
-  | 'BAD_JSON'
-  | 'BAD_MESSAGE'
-  | 'UNKNOWN_EVENT'
-  | 'UNKNOWN_CHANNEL'
-  | 'INSUFFICIENT_SCOPE'
-  | 'TOO_MANY_SUBSCRIPTIONS'
-  | 'NOT_SUBSCRIBED';
+/** The codes of a refused client message, as its published schema lists them. */
+export type StreamErrorCode = StreamError['code'];
+type StreamError = Wire<typeof streamErrorSchema>;
 
 export function errorFrame(code: StreamErrorCode, message: string): string {
-  return envelope('error', { code, message });
+  return envelope('error', { code, message } satisfies StreamError);
 }
-
-/** The snapshot's data: the REST book plus its currency and whether it replaces a lost window. */
-export type BookSnapshot = WireBook & { currency: Currency; reset: boolean };

@@ -7,7 +7,7 @@ import type { Id, ParlayQuoteRecord, ParlayRequestRecord } from '../exchange/typ
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { parlayToWire } from '../wire/parlays.ts';
 import type { FrameInput } from './channel-types.ts';
-import { envelope } from './messages.ts';
+import { envelope, type ParlayQuoteData, type ParlayRequestData } from './messages.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -30,7 +30,7 @@ function requestFrame(r: ParlayRequestRecord, journalSeq: number): string {
       declined: r.declined,
       createdAt: iso(r.createdAt),
       expiresAt: iso(r.expiresAt),
-    },
+    } satisfies ParlayRequestData,
     { journalSeq },
   );
 }
@@ -46,7 +46,7 @@ export function parlayRequestFrames({ cmd, events, journalSeq }: FrameInput): st
   return out.length > 0 ? out : undefined;
 }
 
-function quoteData(r: ParlayRequestRecord, q: ParlayQuoteRecord) {
+function quoteData(r: ParlayRequestRecord, q: ParlayQuoteRecord): ParlayQuoteData {
   return {
     id: q.quoteId,
     requestId: r.id,

@@ -17,6 +17,76 @@ const cancelled = pickSchema(orderSchema, [
   'currency',
 ]);
 
+/** A fill of one of your orders. */
+export const privateFillSchema = {
+  type: 'object',
+  required: ['id', 'orderId', 'price', 'qty', 'createdAt', 'isWash', 'isTaker', 'marketId', 'outcomeId'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    orderId: uuid,
+    price: { type: 'number' },
+    qty: nonNegInt,
+    createdAt: isoTime,
+    isWash: { type: 'boolean' },
+    isTaker: { type: 'boolean' },
+    marketId: uuid,
+    outcomeId: uuid,
+  },
+} as const;
+
+/** One of your orders was cancelled: the REST order's fields, when, and its flags if any. */
+export const privateCancelSchema = {
+  type: 'object',
+  required: [...cancelled.required, 'timestamp', 'status'],
+  additionalProperties: false,
+  properties: {
+    ...cancelled.properties,
+    timestamp: isoTime,
+    status: { const: 'CANCELLED' },
+    flags: { type: 'string' },
+  },
+} as const;
+
+/** Market-maker protection of one of your accounts changed. */
+export const privateMmpSchema = {
+  type: 'object',
+  required: [
+    'state',
+    'eventId',
+    'currency',
+    'qtyFilled',
+    'netExposure',
+    'canceled',
+    'frozenUntil',
+    'timestamp',
+  ],
+  additionalProperties: false,
+  properties: {
+    state: { type: 'string', enum: ['FROZEN', 'RESET'] },
+    eventId: { anyOf: [uuid, { type: 'null' }] },
+    currency: { anyOf: [currencySchema, { type: 'null' }] },
+    qtyFilled: nonNegInt,
+    netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
+    canceled: nonNegInt,
+    frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
+    timestamp: isoTime,
+  },
+} as const;
+
+/** The dead-man switch fired: the one CancelOrders command's count and journal seq. */
+export const deadmanReportSchema = {
+  type: 'object',
+  required: ['reason', 'canceled', 'journalSeq', 'at'],
+  additionalProperties: false,
+  properties: {
+    reason: { type: 'string', enum: ['disconnect', 'timeout'] },
+    canceled: nonNegInt,
+    journalSeq: { type: ['integer', 'null'], description: 'null when the command was not applied' },
+    at: isoTime,
+  },
+} as const;
+
 export const privateMessages: Record<string, { summary: string; payload: object }> = {
   fill: {
     summary: 'Private: a fill of one of your orders.',
@@ -26,31 +96,7 @@ export const privateMessages: Record<string, { summary: string; payload: object 
       properties: {
         event: { const: 'fill' },
         journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'id',
-            'orderId',
-            'price',
-            'qty',
-            'createdAt',
-            'isWash',
-            'isTaker',
-            'marketId',
-            'outcomeId',
-          ],
-          properties: {
-            id: { type: 'string' },
-            orderId: uuid,
-            price: { type: 'number' },
-            qty: nonNegInt,
-            createdAt: isoTime,
-            isWash: { type: 'boolean' },
-            isTaker: { type: 'boolean' },
-            marketId: uuid,
-            outcomeId: uuid,
-          },
-        },
+        data: privateFillSchema,
       },
     },
   },
@@ -62,16 +108,7 @@ export const privateMessages: Record<string, { summary: string; payload: object 
       properties: {
         event: { const: 'cancel' },
         journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [...cancelled.required, 'timestamp', 'status'],
-          properties: {
-            ...cancelled.properties,
-            timestamp: isoTime,
-            status: { const: 'CANCELLED' },
-            flags: { type: 'string' },
-          },
-        },
+        data: privateCancelSchema,
       },
     },
   },
@@ -84,30 +121,7 @@ export const privateMessages: Record<string, { summary: string; payload: object 
       properties: {
         event: { const: 'mmp' },
         journalSeq: nonNegInt,
-        data: {
-          type: 'object',
-          required: [
-            'state',
-            'eventId',
-            'currency',
-            'qtyFilled',
-            'netExposure',
-            'canceled',
-            'frozenUntil',
-            'timestamp',
-          ],
-          additionalProperties: false,
-          properties: {
-            state: { type: 'string', enum: ['FROZEN', 'RESET'] },
-            eventId: { anyOf: [uuid, { type: 'null' }] },
-            currency: { anyOf: [currencySchema, { type: 'null' }] },
-            qtyFilled: nonNegInt,
-            netExposure: { type: 'integer', description: 'outcome 0 − outcome 1, MCU' },
-            canceled: nonNegInt,
-            frozenUntil: { anyOf: [isoTime, { type: 'null' }], description: 'null: until reset' },
-            timestamp: isoTime,
-          },
-        },
+        data: privateMmpSchema,
       },
     },
   },
@@ -119,7 +133,7 @@ export const privateMessages: Record<string, { summary: string; payload: object 
       properties: {
         event: { const: 'place' },
         journalSeq: nonNegInt,
-        data: { type: 'object', required: ['id', 'status'] },
+        data: orderSchema,
       },
     },
   },
@@ -130,16 +144,7 @@ export const privateMessages: Record<string, { summary: string; payload: object 
       required: ['event', 'data'],
       properties: {
         event: { const: 'deadman' },
-        data: {
-          type: 'object',
-          required: ['reason', 'canceled', 'journalSeq', 'at'],
-          properties: {
-            reason: { type: 'string', enum: ['disconnect', 'timeout'] },
-            canceled: nonNegInt,
-            journalSeq: { type: ['integer', 'null'] },
-            at: isoTime,
-          },
-        },
+        data: deadmanReportSchema,
       },
     },
   },

@@ -9,6 +9,7 @@
 
 import { ByteBudget } from './budget.ts';
 import type { BookSub, ChannelSub, Connection, Replay } from './connection.ts';
+import { framesOf } from './lazy-frames.ts';
 import type { StreamLog } from './log.ts';
 
 /** The longest a pump turn may run. */
@@ -165,9 +166,10 @@ export class ReplayPump {
     let sent = 0;
     while (sent < this.o.replayChunkBytes && r.cursor < log.lastSeq) {
       const e = log.entryAfter(r.cursor)!;
-      if (!c.trySendAll(e.frames, bound)) break;
-      for (const f of e.frames) sent += f.length;
-      this.host.delivered += e.frames.length;
+      const frames = framesOf(e.frames);
+      if (!c.trySendAll(frames, bound)) break;
+      for (const f of frames) sent += f.length;
+      this.host.delivered += frames.length;
       r.cursor = e.seq;
       if (r.book !== undefined) r.book.seq = e.seq;
       else r.channel!.seq = e.seq;

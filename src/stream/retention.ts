@@ -29,14 +29,14 @@ export class RetentionPool {
   charge(e: HeldEntry): void {
     this.queue.push(e);
     this.bytes += e.bytes;
-    this.frames += e.frames.length;
+    this.frames += e.count;
     if (this.bytes > this.budgetBytes) this.trim(Number.NEGATIVE_INFINITY);
   }
 
   /** Called by a log for every entry it evicts, whoever asked. */
   release(e: HeldEntry): void {
     this.bytes -= e.bytes;
-    this.frames -= e.frames.length;
+    this.frames -= e.count;
   }
 
   /**

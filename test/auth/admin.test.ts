@@ -199,6 +199,20 @@ describe('admin API', () => {
     }
   });
 
+  // A client id that is not a valid URL component (a broken percent-escape) is refused by the
+  // router before the handler: the 400 both routes declare, in the one error envelope. (An id past
+  // maxParamLength is refused earlier still, 414, by the router.)
+  test('GET and DELETE of a malformed client id are 400 in the error envelope', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const r = await call(method, '/admin/v1/clients/%E0%A4%A');
+      assert.equal(r.statusCode, 400, method);
+      const body = r.json();
+      assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'message', 'statusCode'], method);
+      assert.equal(body.statusCode, 400);
+      assert.equal(body.code, 'FST_ERR_BAD_URL');
+    }
+  });
+
   test('GET lists clients without secrets or hashes', async () => {
     const r = await call('GET', '/admin/v1/clients');
     assert.equal(r.statusCode, 200);

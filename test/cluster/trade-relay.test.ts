@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { after, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -54,9 +54,17 @@ async function leader(): Promise<{ url: string; seen: IncomingMessage[] }> {
  * and the order-entry socket's (`/trade` when the relay did not take it: 409), registered after
  * the relay as the real ones are.
  */
-async function replica(node: FakeNode): Promise<{ app: FastifyInstance; ws: string; tapes: number[] }> {
+async function replica(
+  node: FakeNode,
+  leaderAnswerMs?: number,
+): Promise<{ app: FastifyInstance; ws: string; tapes: number[] }> {
   const app = Fastify();
-  relayTradeUpgrades(app, node as unknown as ClusterNode, loadConfig({ TICKBOOK_NODE_NAME: 'replica-x' }));
+  relayTradeUpgrades(
+    app,
+    node as unknown as ClusterNode,
+    loadConfig({ TICKBOOK_NODE_NAME: 'replica-x' }),
+    leaderAnswerMs,
+  );
   const tapes: number[] = [];
   const answer = (socket: Duplex, status: string) =>
     socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -139,4 +147,51 @@ test('a replica relays /trade to the leader, both ways, and refuses when it cann
   node.leaderUrl = lead.url;
   await assert.rejects(open(`${base}/trade`), { status: 409 });
   assert.equal(lead.seen.length, 1);
+});
+
+test('a leader that takes the connection but never answers: the client is refused 503, not held', async () => {
+  // A stalled leader process: it accepts, reads the upgrade request, and says nothing.
+  const held: Socket[] = [];
+  const silent = createTcpServer((socket) => {
+    held.push(socket);
+    socket.resume();
+  });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  closers.push(async () => {
+    for (const s of held) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+  });
+  const node = new FakeNode();
+  node.leaderUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const { ws: base } = await replica(node, 200);
+
+  const t0 = Date.now();
+  assert.deepEqual(await refused(open(`${base}/trade`)), { status: 503, retryAfter: '1' });
+  assert.ok(Date.now() - t0 < 5_000, "refused at the relay's bound, not the client's patience");
+  assert.equal(held.length, 1);
+  assert.equal(node.forwarded, 1);
+  assert.equal(node.forwardFailures, 1);
+  // The relay let go of the leader's side too.
+  await new Promise<void>((r) => (held[0]!.destroyed ? r() : held[0]!.once('close', () => r())));
+});
+
+test('an https leader is reached over TLS', async () => {
+  // What the relay sends first: a TLS ClientHello (a handshake record, 0x16) rather than `GET`.
+  let first: Promise<Buffer> | undefined;
+  const held: Socket[] = [];
+  const tlsPort = createTcpServer((socket) => {
+    held.push(socket);
+    first = new Promise((r) => socket.once('data', r));
+  });
+  await new Promise<void>((r) => tlsPort.listen(0, '127.0.0.1', r));
+  closers.push(async () => {
+    for (const s of held) s.destroy();
+    await new Promise<void>((r) => tlsPort.close(() => r()));
+  });
+  const node = new FakeNode();
+  node.leaderUrl = `https://127.0.0.1:${(tlsPort.address() as AddressInfo).port}`;
+  const { ws: base } = await replica(node, 200);
+  assert.deepEqual(await refused(open(`${base}/trade`)), { status: 503, retryAfter: '1' });
+  assert.ok(first !== undefined, 'the relay connected');
+  assert.equal((await first)[0], 0x16);
 });

@@ -29,7 +29,10 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(viewport = { width: 1280, height: 900 }): Promise<Browser> {
+export async function launch(
+  viewport = { width: 1280, height: 900 },
+  extraArgs: string[] = [],
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'tickbook-e2e-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -44,6 +47,7 @@ export async function launch(viewport = { width: 1280, height: 900 }): Promise<B
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());

@@ -4,7 +4,9 @@
 // with a client the operator created through the admin API; an order shows on the ladder within
 // 500 ms and in open orders; cancel; take liquidity and see the fill in the tape and in fills;
 // a two-leg parlay gets a price; a decline and an order rejection show their reasons in words.
-// axe-core finds no serious violation on the main pages. Screenshots of each step: .tmp/e2e/.
+// axe-core finds no serious violation on any page. The flow runs at 1440×900; the board, an event
+// page and the trading panel again at 375×812 (a phone), light and dark. Screenshots of each step:
+// .tmp/e2e/.
 
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -500,13 +502,32 @@ describe('browser UI', { skip: missing }, () => {
   });
 
   test('phone and laptop widths: no sideways scrolling', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    // An event page with the trader signed in: ladders, ticket, open orders, fills at phone width.
+    await page.setViewportSize({ width: 375, height: 812 });
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page wider than the phone by ${overflow}px`);
-    await shot(page, 'phone');
+    // Both outcomes of a market side by side, as on the desktop.
+    await firstMarket().waitFor();
+    const [a, b] = await firstMarket()
+      .locator('.outcome')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    assert.ok(a !== undefined && a === b, `the two outcomes share a row: ${a}, ${b}`);
+    await shot(page, 'event-phone');
+    const v = serious(await axe(page));
+    assert.deepEqual(v, [], JSON.stringify(v, null, 2));
+    // The trading panel on the phone (the odds test's reload signed out: the token lives in memory).
+    if ((await page.locator('[data-testid=balance]').count()) === 0) {
+      await page.fill('input[name=client_id]', session.client.clientId);
+      await page.fill('input[name=client_secret]', session.client.clientSecret);
+      await page.click('button[type=submit]:has-text("Sign in")');
+    }
+    await page.locator('[data-testid=balance]').scrollIntoViewIfNeeded();
+    const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wider <= 0, `signed-in page wider than the phone by ${wider}px`);
+    await shot(page, 'trading-phone');
     // The desktop page does not scroll sideways either.
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.waitForTimeout(300);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(wide <= 0, `page wider than the laptop by ${wide}px`);

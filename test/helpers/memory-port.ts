@@ -44,7 +44,7 @@ export class MemoryPort implements ExchangePort {
       orders: async (q) => this.ordersOf(q),
       fills: async (q) => this.fillsOf(q),
       transactions: async (q) => this.transactionsOf(q),
-      marketTrades: async (q) => this.tradesOf(q),
+      marketTrades: async (q) => ({ fills: this.tradesOf(q), asOf: this.exchange.lastSeq }),
     };
   }
 

@@ -64,7 +64,7 @@ export async function openUiSession(clientName: string): Promise<UiSession> {
       amount: 1000,
     });
     assert.ok(dep.status < 300, JSON.stringify(dep.body));
-    browser = await launch();
+    browser = await launch({ width: 1440, height: 900 });
     const page = browser.page;
     const cspViolations: string[] = [];
     const pageErrors: string[] = [];

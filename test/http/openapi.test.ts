@@ -130,9 +130,6 @@ describe('OpenAPI document', () => {
       path === '/nbx/v1/auth/emm-token' ||
       path === '/nbx/v1/parlay/request/unauthenticated';
     const graphql = (path: string) => path === '/v1/graphql';
-    // Known gaps, each to be fixed in its route (then this list fails until the entry goes): a
-    // client id longer than its 200-character bound is a 400 the route does not declare.
-    const knownGaps = ['GET /admin/v1/clients/{clientId} 400', 'DELETE /admin/v1/clients/{clientId} 400'];
     const wrong: string[] = [];
     for (const { path, method, op } of operations()) {
       if (graphql(path)) continue;
@@ -146,7 +143,7 @@ describe('OpenAPI document', () => {
         if (!fine) wrong.push(`${method.toUpperCase()} ${path} ${status}`);
       }
     }
-    assert.deepEqual(wrong, knownGaps, 'operations without these error responses in the envelope');
+    assert.deepEqual(wrong, [], 'operations without these error responses in the envelope');
   });
 
   test('operationIdFor reads Fastify and OpenAPI parameters alike', () => {

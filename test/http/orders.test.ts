@@ -247,13 +247,18 @@ describe('self-trade prevention and post-only reprice', () => {
     assert.equal(json<Order>(await get(`/nbx/v2/emm/orders/${resting}`)).status, 'CANCELED');
   });
   test('a crossing PO with reprice rests one tick inside, taking nothing', async () => {
-    const r = await place(bid({ price: 0.55, tif: 'PO', reprice: true }));
+    const r = await place(bid({ price: 0.55, tif: 'PO', reprice: true, clientOrderId: 'k-po' }));
     assert.equal(r.statusCode, 201, r.body);
     const o = json<Order>(r);
     h.checkShape('POST', '/nbx/v2/emm/orders/place', 201, o);
     assert.equal(o.status, 'RESTING');
     assert.ok(o.price < 0.55, `${o.price}`);
     assert.deepEqual(o.fills, []);
+    // A retry of the request replays it: the terms compared are the request's, not the repriced order's.
+    const again = await place(bid({ price: 0.55, tif: 'PO', reprice: true, clientOrderId: 'k-po' }));
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(json<Order>(again), o);
   });
 });
 
@@ -342,6 +347,55 @@ describe('clientOrderId idempotency', () => {
     assertError(await place(bid({ clientOrderId: 'k-1', price: 0.3 })), 409, 'DUPLICATE_CLIENT_ORDER_ID');
     // Another account may use the same key.
     assert.notEqual(json<Order>(await place(bid({ clientOrderId: 'k-1' }), B)).id, json<Order>(first).id);
+  });
+  test('after an amend (qty, then price) the original request still replays; other terms ⇒ 409', async () => {
+    const amend = (id: string, payload: unknown) =>
+      h.app.inject({
+        method: 'PATCH',
+        url: `/nbx/v2/emm/orders/${id}`,
+        headers: A,
+        payload: payload as object,
+      });
+    const first = json<Order>(await place(bid({ clientOrderId: 'k-am' })));
+    assert.equal(first.status, 'RESTING');
+    const cut = await amend(first.id, { qty: 600 });
+    assert.equal(cut.statusCode, 200, cut.body);
+    const afterQty = await place(bid({ clientOrderId: 'k-am' }));
+    assert.equal(afterQty.statusCode, 201, afterQty.body);
+    assert.equal(afterQty.headers['idempotent-replayed'], 'true');
+    // The order as it is now, as a replay of a partly filled order answers.
+    assert.deepEqual(
+      (({ id, qty, originalQty, price }) => ({ id, qty, originalQty, price }))(json<Order>(afterQty)),
+      { id: first.id, qty: 600, originalQty: 600, price: 0.4 },
+    );
+    const moved = await amend(first.id, { price: 0.35 });
+    assert.equal(moved.statusCode, 200, moved.body);
+    const afterPrice = await place(bid({ clientOrderId: 'k-am' }));
+    assert.equal(afterPrice.statusCode, 201, afterPrice.body);
+    assert.equal(afterPrice.headers['idempotent-replayed'], 'true');
+    assert.equal(json<Order>(afterPrice).id, first.id);
+    assert.equal(json<Order>(afterPrice).price, 0.35);
+    // Still one order, reserved once at its current terms: 0.35 × 600 MCU = 2.10 Cash.
+    assert.equal(await balance(), 9997.9);
+    // Other terms than the placement's are a conflict, the order's current terms included.
+    assertError(await place(bid({ clientOrderId: 'k-am', qty: 999 })), 409, 'DUPLICATE_CLIENT_ORDER_ID');
+    assertError(await place(bid({ clientOrderId: 'k-am', price: 0.45 })), 409, 'DUPLICATE_CLIENT_ORDER_ID');
+    assertError(
+      await place(bid({ clientOrderId: 'k-am', price: 0.35, qty: 600 })),
+      409,
+      'DUPLICATE_CLIENT_ORDER_ID',
+    );
+    // A batch repeating the original request answers the same order too.
+    const batch = await h.app.inject({
+      method: 'POST',
+      url: '/nbx/v2/emm/orders/batch',
+      headers: A,
+      payload: [bid({ clientOrderId: 'k-am' }), bid({ clientOrderId: 'k-am', qty: 7 })],
+    });
+    assert.equal(batch.statusCode, 201, batch.body);
+    const items = json<(Order | { error: { code: string } })[]>(batch);
+    assert.equal((items[0] as Order).id, first.id);
+    assert.equal((items[1] as { error: { code: string } }).error.code, 'DUPLICATE_CLIENT_ORDER_ID');
   });
   test('a filled order replays with its fills', async () => {
     const first = json<Order>(await place(bid({ price: 0.55, qty: 100, clientOrderId: 'k-2' })));

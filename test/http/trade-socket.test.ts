@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { Api } from '../helpers/server.ts';
 import { storeKinds } from '../helpers/store.ts';
 import { type Frame, TradeClient } from '../helpers/trade-client.ts';
 import { orderBody as body, type Desk, desk } from '../helpers/trade-desk.ts';
@@ -254,6 +255,42 @@ for (const kind of storeKinds()) {
       c.close();
     });
 
+    test('after an amend the original placement replays, over either transport', async () => {
+      const t = await d.trader('idem-amend');
+      const c = await TradeClient.open(d.url, t.token);
+      const o0 = d.markets[0]!.outcomeIds[0];
+      // Placed over REST, amended and repeated on the socket.
+      const viaRest = await t.api.call(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body(o0, 0.4, { clientOrderId: 'a-rest' }),
+      );
+      assert.equal(viaRest.status, 201);
+      const moved = await c.request('amend', { orderId: viaRest.body.id, price: 0.38, qty: 60 });
+      assert.equal(moved.type, 'amend', JSON.stringify(moved));
+      const repeat = await c.request('place', body(o0, 0.4, { clientOrderId: 'a-rest' }));
+      assert.equal(repeat.type, 'place', JSON.stringify(repeat));
+      assert.equal(repeat.replayed, true);
+      assert.equal(repeat.result.id, viaRest.body.id);
+      assert.equal(repeat.result.price, 0.38);
+      const conflict = await c.request('place', body(o0, 0.38, { clientOrderId: 'a-rest', qty: 60 }));
+      assert.equal(conflict.error.code, 'DUPLICATE_CLIENT_ORDER_ID');
+      // Placed on the socket, amended and repeated over REST.
+      const viaSocket = await c.request('place', body(o0, 0.41, { clientOrderId: 'a-ws' }));
+      const cut = await t.api.call('PATCH', `/nbx/v2/emm/orders/${viaSocket.result.id}`, { qty: 30 });
+      assert.equal(cut.status, 200, JSON.stringify(cut.body));
+      const restRepeat = await t.api.call(
+        'POST',
+        '/nbx/v2/emm/orders/place',
+        body(o0, 0.41, { clientOrderId: 'a-ws' }),
+      );
+      assert.equal(restRepeat.status, 201, JSON.stringify(restRepeat.body));
+      assert.equal(restRepeat.headers['idempotent-replayed'], 'true');
+      assert.equal(restRepeat.body.id, viaSocket.result.id);
+      assert.equal(restRepeat.body.qty, 30);
+      c.close();
+    });
+
     test('pipelining: many requests in flight, answered in commit order, over the bound RATE_LIMITED', async () => {
       const t = await d.trader('pipeline');
       const c = await TradeClient.open(d.url, t.token);
@@ -278,6 +315,40 @@ for (const kind of storeKinds()) {
       const after = await c.request('place', body(o0, 0.3));
       assert.equal(after.result.status, 'RESTING');
       c.close();
+    });
+
+    test('cancelOnDisconnect=true: closing the socket cancels the resting orders; false keeps them', async () => {
+      const o0 = d.markets[0]!.outcomeIds[1];
+      const statusOf = async (api: Api, id: string) =>
+        (await api.call('GET', `/nbx/v2/emm/orders/${id}`)).body.status as string;
+      const armed = await d.trader('cod-armed');
+      const c = await TradeClient.open(`${d.url}?cancelOnDisconnect=true`, armed.token);
+      const a = await c.request('place', body(o0, 0.2));
+      const b = await c.request('place', body(o0, 0.21));
+      assert.equal(a.result.status, 'RESTING');
+      c.close();
+      const deadline = Date.now() + 10_000;
+      while ((await statusOf(armed.api, b.result.id)) !== 'CANCELED' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await statusOf(armed.api, a.result.id), 'CANCELED');
+      assert.equal(await statusOf(armed.api, b.result.id), 'CANCELED');
+
+      const kept = await d.trader('cod-off');
+      const k = await TradeClient.open(`${d.url}?cancelOnDisconnect=false`, kept.token);
+      const stays = await k.request('place', body(o0, 0.22));
+      k.close();
+      // The armed case took one commit to cancel; wait as long and more before looking.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await statusOf(kept.api, stays.result.id), 'RESTING');
+
+      await assert.rejects(
+        TradeClient.open(`${d.url}?cancelOnDisconnect=yes`, kept.token),
+        (e: { status?: number; body?: string }) => {
+          assert.equal(e.status, 400);
+          assert.equal(JSON.parse(e.body ?? '{}').code, 'VALIDATION_FAILED');
+          return true;
+        },
+      );
     });
 
     test('GET /trade without an upgrade answers 400; the AsyncAPI document names the channel', async () => {

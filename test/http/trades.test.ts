@@ -90,6 +90,40 @@ describe('market trades', () => {
     assert.deepEqual(json(await trades(`/nbx/v2/emm/markets/${spread}/trades?currency=COIN`)), []);
   });
 
+  test('rows read while the history is behind the state are answered, not kept', async () => {
+    const acc = h.port.newId();
+    assert.ok(h.port.applyNow({ type: 'CreateAccount', accountId: acc }).ok);
+    assert.ok(
+      h.port.applyNow({ type: 'Deposit', accountId: acc, currency: 'CASH', amount: 10_000 * 100_000 }).ok,
+    );
+    const total = marketId(G, 'TOTAL');
+    const url = `/nbx/v2/emm/markets/${total}/trades?currency=CASH`;
+    const placed = await h.app.inject({
+      method: 'POST',
+      url: '/nbx/v2/emm/orders/place',
+      headers: trader(acc),
+      payload: { outcomeId: outcomeId(G, 'TOTAL', 0), price: 0.52, qty: 100, currency: 'CASH', tif: 'IOC' },
+    });
+    assert.equal(placed.statusCode, 201, placed.body);
+    // The history one command behind (the trade applied, not yet projected): no rows yet.
+    const history = h.port.history;
+    const real = history.marketTrades;
+    history.marketTrades = async (q) => {
+      const t = await real(q);
+      return { fills: t.fills.filter((f) => f.seq < t.asOf), asOf: t.asOf - 1 };
+    };
+    try {
+      assert.deepEqual(json(await trades(url)), []);
+    } finally {
+      history.marketTrades = real;
+    }
+    // Once the history holds it, the same unchanged book answers the trade.
+    assert.deepEqual(
+      json<Trade[]>(await trades(url)).map((r) => [r.price, r.qty]),
+      [[0.51, 100]],
+    );
+  });
+
   test('bad input: 400 in the envelope; unknown market 404; no token 401', async () => {
     const m = marketId(G, 'MONEY');
     for (const [q, code] of [

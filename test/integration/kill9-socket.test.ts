@@ -2,7 +2,9 @@
 // real server runs as a child process taking pipelined orders from several sockets at once; it is
 // killed with SIGKILL mid-stream, restarted on the same data, and every order it had acknowledged
 // (a `place` answer, sent only once the journal is durable) must be there, with money conserved as
-// in test/integration/kill9.test.ts. KILL9_CYCLES sets the number of cycles (3 by default).
+// in test/integration/kill9.test.ts. Each cycle kills only after at least MIN_ACKS_PER_CYCLE
+// acknowledgements, so every cycle checks hundreds of orders, not one. KILL9_CYCLES sets the
+// number of cycles (3 by default).
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -16,6 +18,8 @@ import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 const CYCLES = Number(process.env.KILL9_CYCLES ?? 3);
 const DEPOSIT = 100000;
+/** Acknowledged orders each cycle must have before the kill: every one of them is then checked. */
+const MIN_ACKS_PER_CYCLE = 200;
 
 /** Keeps `window` place requests in flight on one socket until it closes; records every ack. */
 function pipeline(
@@ -85,7 +89,18 @@ test(`kill -9 under pipelined /trade order flow, ${CYCLES} cycles: acknowledged 
         acked[trader]!,
       ),
     );
-    await new Promise((res) => setTimeout(res, 500 + Math.floor(r() * 1500)));
+    // The kill comes only once this cycle has many acknowledged orders (a loaded machine may take
+    // a while to get there), then after a random further delay, so it lands mid-stream.
+    const before = acked[0]!.length + acked[1]!.length;
+    const ackedNow = () => acked[0]!.length + acked[1]!.length - before;
+    const deadline = Date.now() + 60_000;
+    while (ackedNow() < MIN_ACKS_PER_CYCLE && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 20));
+    assert.ok(
+      ackedNow() >= MIN_ACKS_PER_CYCLE,
+      `cycle ${cycle}: only ${ackedNow()} orders acknowledged in 60 s`,
+    );
+    await new Promise((res) => setTimeout(res, Math.floor(r() * 500)));
     proc.kill('SIGKILL');
     await Promise.all(streams);
     await exited;
@@ -107,7 +122,10 @@ test(`kill -9 under pipelined /trade order flow, ${CYCLES} cycles: acknowledged 
     }
     assert.equal(total, traders.length * DEPOSIT * 1e5, `cycle ${cycle}: money not conserved`);
   }
-  assert.ok(acked[0]!.length + acked[1]!.length > 0, 'no order was acknowledged');
+  assert.ok(
+    acked[0]!.length + acked[1]!.length >= CYCLES * MIN_ACKS_PER_CYCLE,
+    'too few orders acknowledged',
+  );
   proc.kill('SIGTERM');
   await exited;
   running = undefined;

@@ -66,6 +66,18 @@ describe('configuration of the start', () => {
     }
   });
 
+  test('TRADE_MAX_IN_FLIGHT and TRADE_HIGH_WATER_BYTES: defaults, good values, bad ones name the variable', () => {
+    const d = loadConfig({});
+    assert.equal(d.tradeMaxInFlight, 256);
+    assert.equal(d.tradeHighWaterBytes, 1_048_576);
+    assert.equal(loadConfig({ TRADE_MAX_IN_FLIGHT: '4096' }).tradeMaxInFlight, 4096);
+    assert.equal(loadConfig({ TRADE_HIGH_WATER_BYTES: '65536' }).tradeHighWaterBytes, 65_536);
+    for (const bad of ['0', '-1', 'many', '100000'])
+      assert.equal(configError({ TRADE_MAX_IN_FLIGHT: bad }).variable, 'TRADE_MAX_IN_FLIGHT');
+    for (const bad of ['1024', 'big', '1e12'])
+      assert.equal(configError({ TRADE_HIGH_WATER_BYTES: bad }).variable, 'TRADE_HIGH_WATER_BYTES');
+  });
+
   test('DEMO_PREGAME_MOVES: six an hour by default, 0 turns them off, anything else names it', () => {
     assert.equal(loadConfig({}).demoPregameMoves, 6);
     assert.equal(loadConfig({ DEMO_PREGAME_MOVES: '0' }).demoPregameMoves, 0);

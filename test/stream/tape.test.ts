@@ -48,6 +48,30 @@ describe('/tape', () => {
     assert.equal(plain.body.code, 'VALIDATION_FAILED');
   });
 
+  // The upgrade reads the channel table: a scope only some channel accepts (make:parlay, the
+  // makers' parlayRequests) opens the stream, and every other channel is refused at subscribe.
+  test('a token with only a channel scope of the table connects to that channel alone', async () => {
+    const maker = await w.trader('maker-only', ['make:parlay']);
+    const c = await Client.open(w.wsUrl, { token: maker.token });
+    c.send({ event: 'subscribe', data: 'parlayRequests' });
+    await c.next(isEvent('subscribed', (d) => d.channel === 'parlayRequests'));
+    for (const channel of ['tape', 'lifecycle', 'private', w.markets[0]!.id]) {
+      const from = c.frames.length;
+      c.send({ event: 'subscribe', data: channel });
+      const e = await c.next(isEvent('error'), 5000, from);
+      assert.equal(e.data.code, 'INSUFFICIENT_SCOPE', channel);
+    }
+    assert.equal(c.frames.filter((f) => f.event === 'subscribed').length, 1);
+    c.close();
+    // Refused before the upgrade, the scopes that would open it are named from the table.
+    const execOnly = await w.trader('exec-only-2', ['execute:trader']);
+    const refused = await Client.open(w.wsUrl, { token: execOnly.token }).catch((e) => e);
+    assert.equal(refused.status, 403);
+    const body = JSON.parse(refused.body);
+    assert.equal(body.code, 'INSUFFICIENT_SCOPE');
+    assert.deepEqual(body.details.acceptedScopes, ['read:tape', 'read:trader', 'make:parlay']);
+  });
+
   test('accepts the token as access_token or as a bearer.<token> subprotocol', async () => {
     const q = await Client.open(`${w.wsUrl}?access_token=${encodeURIComponent(reader.token)}`);
     q.send({ event: 'subscribe', data: 'tape' });

@@ -1,8 +1,7 @@
 // The signed-in parlay slip's calls (ui/src/parlay-bet.ts) against a mocked fetch: the authenticated
 // request with the stake in currency units and the boost, the wager at the best quote with maxPrice
 // and a fresh clientOrderId, a 409 read as "request again", the boosts route absent (404) read as
-// nothing, boosts read defensively, and the poller: one read at a time, at most one per interval,
-// none once the request is closed or the poller stopped.
+// nothing, and boosts read defensively. Quotes arriving from the stream: test/ui/parlay-live.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, signIn, signOut } from '../../ui/src/api.ts';
@@ -17,7 +16,6 @@ import {
   myParlays,
   needsNewRequest,
   newClientOrderId,
-  RequestPoller,
   type RequestWire,
   readBoost,
   readRequest,
@@ -249,119 +247,5 @@ describe('parlay bet: boosts', () => {
   it('other failures are errors, not "absent"', async () => {
     answer = { status: 401, body: { statusCode: 401, code: 'UNAUTHORIZED', message: 'no' } };
     await assert.rejects(listBoosts(), ApiError);
-  });
-});
-
-describe('parlay bet: the poller', () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-  it('reads about once per interval, one at a time, and stops when the request closes', async () => {
-    const starts: number[] = [];
-    let inFlight = 0;
-    let maxInFlight = 0;
-    let reads = 0;
-    const got: RequestWire[] = [];
-    const read = async () => {
-      starts.push(performance.now());
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await sleep(reads % 2 === 0 ? 5 : 70); // some answers slower than the interval
-      inFlight--;
-      reads++;
-      return request({
-        status: reads >= 5 ? 'Filled' : 'Unfilled',
-        quotes: reads >= 2 ? [quote('q', 0.25, T0)] : [],
-        expiresAt: iso(Date.now() + 30_000),
-      });
-    };
-    const p = new RequestPoller(
-      'req-1',
-      (r) => got.push(r),
-      () => {},
-      50,
-      Date.now,
-      read,
-    );
-    p.start(request({ expiresAt: iso(Date.now() + 30_000) }));
-    for (let waited = 0; reads < 5 && waited < 5000; waited += 50) await sleep(50);
-    await sleep(150); // no read after the Filled answer
-    p.stop();
-    assert.equal(reads, 5, 'stops once Filled');
-    assert.equal(maxInFlight, 1);
-    for (let i = 1; i < starts.length; i++)
-      assert.ok(
-        starts[i]! - starts[i - 1]! >= 45,
-        `reads ${i - 1}→${i} ${starts[i]! - starts[i - 1]!} ms apart`,
-      );
-    assert.equal(got.at(-1)!.status, 'Filled');
-    assert.equal(got.at(-1)!.quotes.length, 1);
-  });
-
-  it('does not start on a closed request, and stop() ends it', async () => {
-    let reads = 0;
-    const read = async () => {
-      reads++;
-      return request({ expiresAt: iso(Date.now() + 30_000) });
-    };
-    const closed = new RequestPoller(
-      'req-1',
-      () => {},
-      () => {},
-      20,
-      Date.now,
-      read,
-    );
-    closed.start(request({ expiresAt: iso(Date.now() - 1) }));
-    const open = new RequestPoller(
-      'req-1',
-      () => {},
-      () => {},
-      20,
-      Date.now,
-      read,
-    );
-    open.start(request({ expiresAt: iso(Date.now() + 30_000) }));
-    await sleep(110);
-    open.stop();
-    const n = reads;
-    assert.ok(n >= 2 && n <= 6, `${n} reads`);
-    await sleep(80);
-    assert.equal(reads, n);
-  });
-
-  it('stops on a 4xx (the request is gone), keeps trying on a network error', async () => {
-    let reads = 0;
-    const errors: unknown[] = [];
-    const gone = new RequestPoller(
-      'req-1',
-      () => {},
-      (e) => errors.push(e),
-      20,
-      Date.now,
-      async () => {
-        reads++;
-        throw new ApiError(404, { code: 'PARLAY_REQUEST_NOT_FOUND' });
-      },
-    );
-    gone.start(request({ expiresAt: iso(Date.now() + 30_000) }));
-    await sleep(100);
-    assert.equal(reads, 1);
-    assert.equal(errors.length, 1);
-    let flaky = 0;
-    const net = new RequestPoller(
-      'req-1',
-      () => {},
-      () => {},
-      20,
-      Date.now,
-      async () => {
-        flaky++;
-        throw new TypeError('fetch failed');
-      },
-    );
-    net.start(request({ expiresAt: iso(Date.now() + 30_000) }));
-    await sleep(100);
-    net.stop();
-    assert.ok(flaky >= 2, `${flaky} tries`);
   });
 });

@@ -1,8 +1,11 @@
 // The signed-in part of the parlay slip (docs/ui.md "Parlay bets"): a stake, an optional claimed
 // boost, "Request quotes" (the authenticated request), then the price (and the unboosted one when
 // it differs), the quotes arriving, a countdown to the deadline and Accept, which wagers at the
-// best quote with the shown price as the most it pays. A 409 says why and offers a new request.
+// best quote with the shown price as the most it pays. A 409 says why and offers a new request. The
+// quotes come from the account's private stream (parlay-live.ts); REST reads the request only when
+// frames were lost or while the stream is down.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { accountStream, useAccountStreamUp } from './account-stream.ts';
 import { ApiError } from './api.ts';
 import { meaning } from './codes.ts';
 import { cash, odds, when } from './format.ts';
@@ -15,11 +18,11 @@ import {
   needsNewRequest,
   newClientOrderId,
   type ParlayWire,
-  RequestPoller,
   type RequestWire,
   stakeCents,
   wager,
 } from './parlay-bet.ts';
+import { RequestWatch } from './parlay-live.ts';
 import { boosts, myParlaysChanged, oddsMode, ownAction } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
@@ -31,26 +34,27 @@ function problem(e: unknown): { code: string; text: string } {
 export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
   const mode = useStore(oddsMode);
   const offered = useStore(boosts);
+  const live = useAccountStreamUp();
   const [stake, setStake] = useState('10.00');
   const [boostId, setBoostId] = useState('');
   const [req, setReq] = useState<RequestWire | undefined>();
   const [err, setErr] = useState<{ code: string; text: string; retry: boolean } | undefined>();
   const [busy, setBusy] = useState(false);
   const [placed, setPlaced] = useState<ParlayWire | undefined>();
-  const poller = useRef<RequestPoller | undefined>(undefined);
+  const watch = useRef<RequestWatch | undefined>(undefined);
   const now = useTick(250);
   const cents = stakeCents(stake);
   const claimed = (offered ?? []).filter(isClaimed);
 
   const openId = useRef<string | undefined>(undefined);
-  const stopPolling = () => {
-    poller.current?.stop();
-    poller.current = undefined;
+  const stopWatching = () => {
+    watch.current?.stop();
+    watch.current = undefined;
   };
   // A request left behind (new legs, a new request, the slip closed) is cancelled rather than left
   // open to its deadline: makers stop quoting it and it stops counting against the open limit.
   const dropOpen = () => {
-    stopPolling();
+    stopWatching();
     const id = openId.current;
     openId.current = undefined;
     if (id !== undefined) void cancelRequest(id).catch(() => {});
@@ -71,18 +75,21 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
     setPlaced(undefined);
     try {
       const r = await createRequest(outcomeIds, cents, boostId === '' ? null : boostId);
-      setReq(r);
       openId.current = r.id;
-      const p = new RequestPoller(
-        r.id,
+      const stream = accountStream.get();
+      if (stream === undefined) {
+        setReq(r);
+        return;
+      }
+      watch.current = new RequestWatch(
+        r,
+        stream,
         (next) => {
           setReq(next);
           if (!isOpen(next, Date.now())) openId.current = undefined;
         },
         (e) => setErr({ ...problem(e), retry: true }),
       );
-      poller.current = p;
-      p.start(r);
     } catch (e) {
       setReq(undefined);
       setErr({ ...problem(e), retry: true });
@@ -101,7 +108,7 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
     setErr(undefined);
     try {
       const p = await wager(req.id, cents, best.price, newClientOrderId());
-      stopPolling();
+      stopWatching();
       openId.current = undefined;
       setPlaced(p);
       setReq(undefined);
@@ -185,7 +192,12 @@ export function BetSlip({ outcomeIds }: { outcomeIds: string[] }) {
         )}
         {req && (
           <>
-            <h4>Quotes ({req.quotes.length})</h4>
+            <h4>
+              Quotes ({req.quotes.length}){' '}
+              <span class="hint" data-testid="quote-source" data-live={live}>
+                {live ? 'arriving live' : 'read every second (stream down)'}
+              </span>
+            </h4>
             {req.quotes.length === 0 ? (
               <p class="hint">Waiting for quotes…</p>
             ) : (

@@ -6,10 +6,23 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { BookWire } from './api.ts';
 import { chartLib, chartTheme } from './chart-theme.ts';
 import { depthSeries } from './depth-data.ts';
+import { memo } from './memo.ts';
 
-export function DepthChart({ book, title }: { book: BookWire; title: string }) {
+/**
+ * At most this often: the chart is a thousand points a series, and redrawing it on every tick of a
+ * busy book would hold the page's main thread from the next tick (docs/ui.md "Live data").
+ */
+const REDRAW_MS = 500;
+
+export const DepthChart = memo(function DepthChart({ book, title }: { book: BookWire; title: string }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<{ setData(b: BookWire): void; remove(): void } | undefined>(undefined);
+  const latest = useRef(book);
+  const redraw = useRef<{ at: number; timer: ReturnType<typeof setTimeout> | undefined }>({
+    at: 0,
+    timer: undefined,
+  });
+  latest.current = book;
 
   useEffect(() => {
     let dead = false;
@@ -45,17 +58,26 @@ export function DepthChart({ book, title }: { book: BookWire; title: string }) {
         },
         remove: () => c.remove(),
       };
-      chart.current.setData(book);
+      chart.current.setData(latest.current);
+      redraw.current.at = performance.now();
     });
     return () => {
       dead = true;
+      clearTimeout(redraw.current.timer);
       chart.current?.remove();
       chart.current = undefined;
     };
   }, []);
 
   useEffect(() => {
-    chart.current?.setData(book);
+    const r = redraw.current;
+    if (r.timer !== undefined) return; // a redraw is due: it takes the latest book
+    const wait = Math.max(0, r.at + REDRAW_MS - performance.now());
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      r.at = performance.now();
+      chart.current?.setData(latest.current);
+    }, wait);
   }, [book]);
 
   return (
@@ -70,4 +92,4 @@ export function DepthChart({ book, title }: { book: BookWire; title: string }) {
       <div ref={box} class="depth-box" role="img" aria-label={`Depth chart of ${title}`} />
     </figure>
   );
-}
+});

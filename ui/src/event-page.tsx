@@ -1,20 +1,29 @@
 // One event: every market with both outcomes' ladders, last price, volume, book seq and age; a
 // depth chart of the chosen market; the trade tape; status changes and locks as they happen.
+//
+// A book frame's path to the screen is kept short (docs/ui.md "Live data"): the frames of one
+// animation frame render once, and only what changed re-renders — the ticked market's card (the
+// others keep their object and are skipped), not the tapes, the ages or the other cards; the depth
+// chart redraws at most a few times a second.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EventWire, LocksWire, MarketWire } from './api.ts';
 import { DepthChart } from './depth-chart.tsx';
 import { type Activity, type ConnState, EventFeed, type Trade } from './feed.ts';
 import { age, clock, odds, price, qty, STATUS_WORDS, when } from './format.ts';
 import { ladderFor, padded } from './ladder.ts';
+import { memo } from './memo.ts';
 import { PriceChart } from './price-chart.tsx';
 import { oddsMode, ownAction, slip, ticket, toggleLeg } from './state.ts';
 import { useStore, useTick } from './store.ts';
 
 const TAPE_MAX = 50;
+/** One frame of a 60 Hz screen. */
+const FRAME_MS = 16;
 
 export function EventPage({ eventId }: { eventId: string }) {
-  const [markets, setMarkets] = useState<MarketWire[] | undefined>();
-  const [receivedAt, setReceivedAt] = useState(0);
+  const [{ markets, receivedAt }, setShown] = useState<{ markets?: MarketWire[]; receivedAt: number }>({
+    receivedAt: 0,
+  });
   const [event, setEvent] = useState<EventWire | undefined>();
   const [locks, setLocks] = useState<LocksWire | undefined>();
   const [trades, setTrades] = useState<Trade[]>([]);
@@ -22,13 +31,28 @@ export function EventPage({ eventId }: { eventId: string }) {
   const [conn, setConn] = useState<{ s: ConnState; detail: string }>({ s: 'connecting', detail: '' });
   const [chartId, setChartId] = useState<string | undefined>();
   const feed = useRef<EventFeed | undefined>(undefined);
-  const now = useTick(500);
 
   useEffect(() => {
+    // A book change renders at once when the page has not rendered one within the last frame's
+    // time; changes that come faster wait out the rest of it and render once, with the latest
+    // books (a screen could not show the ones between). A timer, not requestAnimationFrame: under
+    // load Chromium may hold animation frames back for seconds while it paints, and the page must
+    // not hold the books back with them.
+    let latest: { markets: MarketWire[]; receivedAt: number } | undefined;
+    let queued: ReturnType<typeof setTimeout> | undefined;
+    let rendered = -Infinity;
+    const show = () => {
+      queued = undefined;
+      rendered = performance.now();
+      if (latest !== undefined) setShown(latest);
+    };
     const f = new EventFeed(eventId, 'CASH', {
       markets: (m, at) => {
-        setMarkets(m);
-        setReceivedAt(at);
+        latest = { markets: m, receivedAt: at };
+        if (queued !== undefined) return;
+        const since = performance.now() - rendered;
+        if (since >= FRAME_MS) show();
+        else queued = setTimeout(show, FRAME_MS - since);
       },
       event: setEvent,
       locks: setLocks,
@@ -42,6 +66,7 @@ export function EventPage({ eventId }: { eventId: string }) {
     return () => {
       off();
       f.stop();
+      clearTimeout(queued);
     };
   }, [eventId]);
 
@@ -76,7 +101,7 @@ export function EventPage({ eventId }: { eventId: string }) {
                 ? 'Connecting…'
                 : `Connection problem: ${conn.detail}`}
         </span>
-        {receivedAt > 0 && <span class="age">checked {age(now - receivedAt)} ago</span>}
+        {receivedAt > 0 && <Age prefix="checked " at={receivedAt} cls="age" />}
       </div>
       {locked && (
         <p class="lock" role="alert">
@@ -90,13 +115,7 @@ export function EventPage({ eventId }: { eventId: string }) {
       ) : (
         <div class="markets">
           {markets.map((m) => (
-            <MarketCard
-              key={m.id}
-              m={m}
-              now={now}
-              charted={chartMarket?.id === m.id}
-              onChart={() => setChartId(m.id)}
-            />
+            <MarketCard key={m.id} m={m} charted={chartMarket?.id === m.id} onChart={setChartId} />
           ))}
         </div>
       )}
@@ -111,55 +130,76 @@ export function EventPage({ eventId }: { eventId: string }) {
         />
       )}
       <div class="feeds">
-        <section aria-labelledby="tape-h">
-          <h2 id="tape-h">Trades</h2>
-          <p class="hint">
-            {conn.s === 'stream'
-              ? 'Each taker fill, from the stream.'
-              : 'Inferred from volume changes between polls (the stream gives each fill).'}
-          </p>
-          <ol class="tape" aria-live="polite">
-            {trades.length === 0 && <li class="empty">No trades since this page opened.</li>}
-            {trades.map((t) => {
-              const c = clock(t.at);
-              return (
-                <li key={t.key}>
-                  <time title={c.utc}>{c.text}</time> <span class="num">{qty(t.qty)}</span> @{' '}
-                  <span class="num">{price(t.price)}</span> {t.outcome} · {t.market}
-                </li>
-              );
-            })}
-          </ol>
-        </section>
-        <section aria-labelledby="act-h">
-          <h2 id="act-h">Status changes and locks</h2>
-          <ol class="tape" aria-live="polite">
-            {activity.length === 0 && <li class="empty">No changes since this page opened.</li>}
-            {activity.map((a) => {
-              const c = clock(a.at);
-              return (
-                <li key={a.key}>
-                  <time title={c.utc}>{c.text}</time> {a.text}
-                </li>
-              );
-            })}
-          </ol>
-        </section>
+        <TradeTape trades={trades} streaming={conn.s === 'stream'} />
+        <ActivityList activity={activity} />
       </div>
     </section>
   );
 }
 
-function MarketCard({
+/** "4.2 s ago", re-rendered on its own clock so the page around it does not re-render. */
+function Age({ at, prefix = '', title, cls }: { at: number; prefix?: string; title?: string; cls?: string }) {
+  const now = useTick(500);
+  return (
+    <span class={cls} title={title}>
+      {prefix}
+      {age(now - at)} ago
+    </span>
+  );
+}
+
+const TradeTape = memo(function TradeTape({ trades, streaming }: { trades: Trade[]; streaming: boolean }) {
+  return (
+    <section aria-labelledby="tape-h">
+      <h2 id="tape-h">Trades</h2>
+      <p class="hint">
+        {streaming
+          ? 'Each taker fill, from the stream.'
+          : 'Inferred from volume changes between polls (the stream gives each fill).'}
+      </p>
+      <ol class="tape" aria-live="polite">
+        {trades.length === 0 && <li class="empty">No trades since this page opened.</li>}
+        {trades.map((t) => {
+          const c = clock(t.at);
+          return (
+            <li key={t.key}>
+              <time title={c.utc}>{c.text}</time> <span class="num">{qty(t.qty)}</span> @{' '}
+              <span class="num">{price(t.price)}</span> {t.outcome} · {t.market}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+});
+
+const ActivityList = memo(function ActivityList({ activity }: { activity: Activity[] }) {
+  return (
+    <section aria-labelledby="act-h">
+      <h2 id="act-h">Status changes and locks</h2>
+      <ol class="tape" aria-live="polite">
+        {activity.length === 0 && <li class="empty">No changes since this page opened.</li>}
+        {activity.map((a) => {
+          const c = clock(a.at);
+          return (
+            <li key={a.key}>
+              <time title={c.utc}>{c.text}</time> {a.text}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+});
+
+const MarketCard = memo(function MarketCard({
   m,
-  now,
   charted,
   onChart,
 }: {
   m: MarketWire;
-  now: number;
   charted: boolean;
-  onChart: () => void;
+  onChart: (marketId: string) => void;
 }) {
   const legs = useStore(slip);
   const mode = useStore(oddsMode);
@@ -184,8 +224,8 @@ function MarketCard({
         </div>
         <div>
           <dt>As of</dt>
-          <dd class="num" title={asOfUtc}>
-            {age(now - asOf)} ago
+          <dd class="num">
+            <Age at={asOf} title={asOfUtc} />
           </dd>
         </div>
       </dl>
@@ -273,9 +313,9 @@ function MarketCard({
           );
         })}
       </div>
-      <button type="button" class="chart-btn" aria-pressed={charted} onClick={onChart}>
+      <button type="button" class="chart-btn" aria-pressed={charted} onClick={() => onChart(m.id)}>
         {charted ? 'Depth chart shown below' : 'Show depth chart'}
       </button>
     </article>
   );
-}
+});

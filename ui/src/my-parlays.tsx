@@ -1,16 +1,18 @@
 // "My parlays" and the claimable boosts for the signed-in trader (docs/ui.md "Parlay bets"): the
-// parlays of `GET /nbx/v1/parlays` with each leg's status, read every 5 s and after a placement;
+// parlays of `GET /nbx/v1/parlays` with each leg's status, kept current by the private stream's
+// parlayFill and parlayUpdate frames (parlay-live.ts; REST every 5 s only while the stream is down);
 // the boosts of `GET /nbx/v1/boosts` with a Claim button, or nothing when the server has no such route.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { accountStream } from './account-stream.ts';
 import { ApiError } from './api.ts';
 import { meaning } from './codes.ts';
 import { cash, odds, when } from './format.ts';
 import { outcomeLabel } from './names.ts';
-import { type Boost, claimBoost, isClaimed, listBoosts, myParlays, type ParlayWire } from './parlay-bet.ts';
+import { type Boost, claimBoost, isClaimed, listBoosts, type ParlayWire } from './parlay-bet.ts';
+import { type ParlayFilter, ParlaysWatch } from './parlay-live.ts';
 import { boosts, myParlaysChanged, oddsMode, signedIn } from './state.ts';
 import { useStore } from './store.ts';
 
-const POLL_MS = 5000;
 const BOOSTS_MS = 30_000;
 
 const LEG_WORDS: Record<string, string> = { TBD: 'TBD', WIN: 'WIN', LOSS: 'LOSS', PUSH: 'PUSH' };
@@ -22,29 +24,32 @@ function problem(e: unknown): string {
 
 export function MyParlays() {
   const mode = useStore(oddsMode);
-  const changed = useStore(myParlaysChanged);
+  const stream = useStore(accountStream);
   const [list, setList] = useState<ParlayWire[] | undefined>();
-  const [status, setStatus] = useState<'' | 'OPEN' | 'SETTLED'>('');
+  const [status, setStatus] = useState<ParlayFilter>('');
   const [err, setErr] = useState<string | undefined>();
+  const watch = useRef<ParlaysWatch | undefined>(undefined);
 
   useEffect(() => {
-    let stale = false;
-    const read = () =>
-      myParlays(status === '' ? undefined : status).then(
-        (l) => {
-          if (stale) return;
-          setList(l);
-          setErr(undefined);
-        },
-        (e: unknown) => !stale && setErr(problem(e)),
-      );
-    void read();
-    const h = setInterval(() => document.visibilityState !== 'hidden' && void read(), POLL_MS);
+    if (stream === undefined) return;
+    const w = new ParlaysWatch(
+      status,
+      stream,
+      (l) => {
+        setList(l);
+        setErr(undefined);
+      },
+      (e: unknown) => setErr(problem(e)),
+    );
+    watch.current = w;
     return () => {
-      stale = true;
-      clearInterval(h);
+      w.stop();
+      watch.current = undefined;
     };
-  }, [status, changed]);
+  }, [status, stream]);
+
+  // The trader's own placement: the stream's parlayFill brings it, or a read when it is down.
+  useEffect(() => myParlaysChanged.subscribe(() => watch.current?.placed()), []);
 
   return (
     <div class="my-parlays" data-testid="my-parlays">
@@ -54,7 +59,7 @@ export function MyParlays() {
         <select
           name="parlay_status"
           value={status}
-          onChange={(e) => setStatus(e.currentTarget.value as '' | 'OPEN' | 'SETTLED')}
+          onChange={(e) => setStatus(e.currentTarget.value as ParlayFilter)}
         >
           <option value="">All</option>
           <option value="OPEN">Open</option>

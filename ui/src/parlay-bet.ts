@@ -1,5 +1,5 @@
 // Placing a parlay for the signed-in trader (docs/parlays.md "REST", docs/ui.md "Parlay bets"): the
-// authenticated request, its quotes read once a second while it is open, the wager at the best live
+// authenticated request (its quotes then arrive on the stream: parlay-live.ts), the wager at the best live
 // quote with the shown price as `maxPrice`, "My parlays" and the claimable boosts. Stakes are held
 // as integer cents and sent as currency units; prices stay the server's probability strings until shown.
 import { ApiError, traderCall } from './api.ts';
@@ -191,53 +191,4 @@ export async function listBoosts(): Promise<Boost[] | undefined> {
 
 export function claimBoost(id: string): Promise<unknown> {
   return traderCall('POST', `/nbx/v1/boosts/${encodeURIComponent(id)}/claim`, {});
-}
-
-/**
- * Reads a request again about once a second while it is open: one read at a time, the next one a
- * second after the previous answer (so two reads are always more than a second apart, whatever the
- * token refresh or a busy page delays), and none once it is filled, cancelled, expired or declined,
- * or after `stop()`.
- */
-export class RequestPoller {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
-  constructor(
-    private readonly id: string,
-    private readonly onRequest: (r: RequestWire) => void,
-    private readonly onError: (e: unknown) => void,
-    private readonly intervalMs = 1000,
-    private readonly now: () => number = Date.now,
-    private readonly read: (id: string) => Promise<RequestWire> = readRequest,
-  ) {}
-
-  start(first: RequestWire): void {
-    if (isOpen(first, this.now())) this.schedule(this.intervalMs);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), ms);
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = undefined;
-    try {
-      const r = await this.read(this.id);
-      if (this.stopped) return;
-      this.onRequest(r);
-      if (!isOpen(r, this.now())) return;
-    } catch (e) {
-      if (this.stopped) return;
-      this.onError(e);
-      if (e instanceof ApiError && e.status < 500 && e.status !== 429) return;
-    }
-    this.schedule(this.intervalMs);
-  }
 }

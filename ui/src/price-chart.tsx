@@ -22,6 +22,8 @@ export function PriceChart({
   const series = useRef<{ setData(d: { time: number; value: number }[]): void } | undefined>(undefined);
   const [points, setPoints] = useState<{ time: number; value: number }[] | undefined>();
   const lastRead = useRef(0);
+  const latest = useRef(points);
+  latest.current = points;
 
   useEffect(() => {
     let dead = false;
@@ -53,6 +55,7 @@ export function PriceChart({
       });
       const s = c.addSeries(lw.LineSeries, { color: '#0550ae', lineWidth: 2, priceLineVisible: false });
       series.current = { setData: (d) => s.setData(d as never) };
+      if (latest.current) series.current.setData(latest.current);
       remove = () => c.remove();
     });
     return () => {
@@ -62,9 +65,11 @@ export function PriceChart({
     };
   }, [marketId]);
 
+  // Only when the points changed, not on every render of the page around it (a chart created after
+  // they arrived takes them when it is made, above).
   useEffect(() => {
     if (points) series.current?.setData(points);
-  });
+  }, [points]);
 
   return (
     <figure class="depth price-history">
@@ -83,7 +88,7 @@ export function PriceChart({
       )}
       <div
         ref={box}
-        class="depth-box"
+        class={points !== undefined && points.length === 0 ? 'depth-box empty' : 'depth-box'}
         role="img"
         aria-label={`Price history of ${title}`}
         data-points={points?.length ?? 0}

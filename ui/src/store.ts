@@ -30,12 +30,32 @@ export function useStore<T>(s: Store<T>): T {
   return v;
 }
 
+/** One timer per interval, shared: every clock of the page that ticks together re-renders in one pass. */
+const clocks = new Map<
+  number,
+  { store: Store<number>; users: number; handle: ReturnType<typeof setInterval> }
+>();
+
 /** Re-renders every `ms` (ages, countdowns). */
 export function useTick(ms: number): number {
   const [t, setT] = useState(Date.now());
   useEffect(() => {
-    const h = setInterval(() => setT(Date.now()), ms);
-    return () => clearInterval(h);
+    let c = clocks.get(ms);
+    if (c === undefined) {
+      const store = new Store(Date.now());
+      c = { store, users: 0, handle: setInterval(() => store.set(Date.now()), ms) };
+      clocks.set(ms, c);
+    }
+    c.users++;
+    const off = c.store.subscribe(setT);
+    const clock = c;
+    return () => {
+      off();
+      if (--clock.users === 0) {
+        clearInterval(clock.handle);
+        clocks.delete(ms);
+      }
+    };
   }, [ms]);
   return t;
 }

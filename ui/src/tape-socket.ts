@@ -22,6 +22,8 @@ export class TapeSocket {
     private readonly onFrame: (frame: unknown) => void,
     private readonly onState: (up: boolean) => void,
     private readonly retryMs = 30_000,
+    /** The market-data token by default; the trader's for the account's private channel. */
+    private readonly token: () => Promise<string | undefined> = marketDataToken,
   ) {}
 
   start(): void {
@@ -92,7 +94,7 @@ export class TapeSocket {
     if (this.stopped) return;
     let token: string | undefined;
     try {
-      token = await marketDataToken();
+      token = await this.token();
     } catch {
       token = undefined;
     }

@@ -1,7 +1,7 @@
 // Sandbox trading for a signed-in client: balance, open orders, positions, fills; place (price from
 // the tick table), amend one (amend-form.tsx), cancel one, cancel all. The secret is used once for the token and then dropped;
 // the token lives in memory only (a reload signs out).
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { AmendForm } from './amend-form.tsx';
 import {
   ApiError,
@@ -70,7 +70,7 @@ function SignIn() {
     <form class="signin" onSubmit={submit}>
       <p class="hint">
         Sign in with a client id and secret (an operator creates them:{' '}
-        <code>npx tickbook clients create</code>). The token stays in this tab's memory.
+        <code>node bin/tickbook.js clients create</code>). The token stays in this tab's memory.
       </p>
       <label>
         Client id
@@ -407,8 +407,14 @@ function OrderTicket({ onResult, ticks }: { onResult: (m: string) => void; ticks
   const [ttl, setTtl] = useState('60000');
   const [busy, setBusy] = useState(false);
 
+  const form = useRef<HTMLFormElement>(null);
+
   useEffect(() => {
-    if (t) setPx(t.price.toFixed(3));
+    if (!t) return;
+    setPx(t.price.toFixed(3));
+    // On a phone the panel is below the whole event: bring the ticket into view (no movement when
+    // it is already visible, as on a desktop).
+    form.current?.scrollIntoView({ block: 'nearest' });
   }, [t]);
 
   if (!t)
@@ -451,6 +457,7 @@ function OrderTicket({ onResult, ticks }: { onResult: (m: string) => void; ticks
   const cost = snapped !== undefined && units > 0 ? snapped * units * 0.01 : Number.NaN;
   return (
     <form
+      ref={form}
       class="ticket"
       onSubmit={place}
       aria-label="Order ticket"

@@ -33,7 +33,7 @@ function num(v: unknown, name: string): number | undefined {
 export const boostsCreate = adminCommand<WireBoost>(
   'boosts create',
   'Create a parlay boost funded by an operator account; prints the boost id',
-  '--kind PERCENT|MULTIPLIER --value N --funding ACCOUNT_ID (--valid-to ISO | --minutes N) [--valid-from ISO] [--leagues NFL,NBA] [--min-legs N] [--max-stake UNITS] [--claim-limit N]',
+  '--kind PERCENT|MULTIPLIER --value N --funding ACCOUNT_ID (--valid-to ISO | --minutes N) [--valid-from ISO] [--leagues NFL,NBA] [--min-legs N] [--max-stake UNITS] [--claim-limit N]\n\n  --value   PERCENT: the share taken off the price, 0 < N < 1 (0.1 = 10 %); MULTIPLIER: the factor\n            on the decimal odds, 1 < N ≤ 100\n  --funding the account that pays each boosted fill’s difference (e.g. the operator client’s\n            accountId from `clients list`)',
   0,
   (_p, args) => {
     const v = args.values;

@@ -74,9 +74,11 @@ const place: MessageType = {
   codes: PLACE_CODES,
   scope: 'execute:trader',
   summary: 'Place an order: data is the REST place body; result the REST 201 body',
-  async run(ctx, data: PlaceRequest) {
-    const p = await ctx.entry.place(ctx.accountId, data);
-    return { result: placedWire(p), seq: p.seq, replayed: p.replayed };
+  // The hot message: one `then`, no async frame of its own.
+  run(ctx, data: PlaceRequest) {
+    return ctx.entry
+      .place(ctx.accountId, data)
+      .then((p) => ({ result: placedWire(p), seq: p.seq, replayed: p.replayed }));
   },
 };
 

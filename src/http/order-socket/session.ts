@@ -15,7 +15,13 @@ import { mapError } from '../error-handler.ts';
 import { schemaError } from '../order-requests.ts';
 import type { ParlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { authenticate } from '../routes/tape-upgrade.ts';
-import { type Answer, MESSAGE_TYPES, type MessageType, type Validator } from './handlers.ts';
+import {
+  type Answer,
+  type HandlerContext,
+  MESSAGE_TYPES,
+  type MessageType,
+  type Validator,
+} from './handlers.ts';
 
 /** What a session needs of its socket (`ws` in src/http/routes/trade.ts; a fake in tests). */
 export interface Transport {
@@ -59,6 +65,22 @@ export type ResultFrame = {
   replayed?: true;
 };
 export type ErrorFrame = { type: 'error'; id: RequestId | null; error: ErrorEnvelope };
+
+const rateLimitedBodies = new Map<number, string>();
+
+/** The error envelope of a frame over the in-flight bound, as JSON (the same for every frame). */
+function rateLimitedBody(maxInFlight: number): string {
+  let body = rateLimitedBodies.get(maxInFlight);
+  if (body === undefined) {
+    const err = new ApiError(
+      'RATE_LIMITED',
+      `At most ${maxInFlight} requests in flight per connection: read the answers first`,
+    );
+    body = JSON.stringify(mapError(err).body);
+    rateLimitedBodies.set(maxInFlight, body);
+  }
+  return body;
+}
 
 export class TradeSession {
   inFlight = 0;
@@ -108,12 +130,10 @@ export class TradeSession {
       return;
     }
     if (this.inFlight >= this.deps.maxInFlight) {
-      this.sendError(
-        env.id,
-        new ApiError(
-          'RATE_LIMITED',
-          `At most ${this.deps.maxInFlight} requests in flight per connection: read the answers first`,
-        ),
+      // An overloaded server answers many of these: the error body is serialized once per bound,
+      // not an ApiError (and its stack) and a mapping per refused frame.
+      this.send(
+        `{"type":"error","id":${JSON.stringify(env.id)},"error":${rateLimitedBody(this.deps.maxInFlight)}}`,
       );
       return;
     }
@@ -138,31 +158,41 @@ export class TradeSession {
     return p instanceof Promise ? p.then((q) => this.runAs(env, type, q)) : this.runAs(env, type, p);
   }
 
-  private async runAs(env: Envelope, type: MessageType, p: Principal): Promise<Answer> {
-    if (!p.scopes.has(type.scope)) {
-      throw new ApiError('INSUFFICIENT_SCOPE', `"${env.type}" requires the scope ${type.scope}`, {
-        requiredScope: type.scope,
-      });
+  /** What every handler of this connection is given (its account never changes: see `auth`). */
+  private ctx: HandlerContext | undefined;
+
+  /** Checks scope and data, then runs the handler; a refusal is a rejected promise, never a throw. */
+  private runAs(env: Envelope, type: MessageType, p: Principal): Promise<Answer> {
+    try {
+      if (!p.scopes.has(type.scope)) {
+        throw new ApiError('INSUFFICIENT_SCOPE', `"${env.type}" requires the scope ${type.scope}`, {
+          requiredScope: type.scope,
+        });
+      }
+      const validate = this.deps.validators.get(env.type);
+      if (validate !== undefined && !validate(env.data)) {
+        const codes =
+          typeof type.codes === 'function'
+            ? type.codes(validate.errors?.[0]?.instancePath ?? '')
+            : type.codes;
+        throw schemaError(validate.errors as never, type.context, codes);
+      }
+      if (validate === undefined && env.data !== undefined) {
+        throw new ApiError('VALIDATION_FAILED', `"${env.type}" carries no data`, [
+          { path: '/data', message: 'must be absent' },
+        ]);
+      }
+      this.ctx ??= {
+        accountId: this.principal.accountId!,
+        entry: this.deps.entry,
+        quotes: this.deps.quotes,
+        parlayQuotes: this.deps.parlayQuotes,
+        validatePlace: this.deps.validatePlace,
+      };
+      return type.run(this.ctx, env.data as never);
+    } catch (err) {
+      return Promise.reject(err);
     }
-    const validate = this.deps.validators.get(env.type);
-    if (validate !== undefined && !validate(env.data)) {
-      const codes =
-        typeof type.codes === 'function' ? type.codes(validate.errors?.[0]?.instancePath ?? '') : type.codes;
-      throw schemaError(validate.errors as never, type.context, codes);
-    }
-    if (validate === undefined && env.data !== undefined) {
-      throw new ApiError('VALIDATION_FAILED', `"${env.type}" carries no data`, [
-        { path: '/data', message: 'must be absent' },
-      ]);
-    }
-    const ctx = {
-      accountId: this.principal.accountId!,
-      entry: this.deps.entry,
-      quotes: this.deps.quotes,
-      parlayQuotes: this.deps.parlayQuotes,
-      validatePlace: this.deps.validatePlace,
-    };
-    return type.run(ctx, env.data as never);
   }
 
   /**

@@ -9,8 +9,9 @@
 // relays, so their clients reconnect to it. `/tape` is never relayed: every process streams.
 
 import type { IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connect as connectTls } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import type { ClusterNode } from '../../cluster/node.ts';
 import type { Config } from '../../config.ts';
@@ -21,6 +22,14 @@ import { FORWARDED_HEADER } from './cluster.ts';
 
 /** Request headers not relayed as they came (the relay sets its own). */
 const REPLACED = new Set(['host', 'x-forwarded-for', FORWARDED_HEADER]);
+
+/**
+ * How long the leader has to take the connection and begin its answer to the upgrade. Past it the
+ * client is refused 503 like when the leader is unreachable: a leader host that drops packets
+ * would otherwise hold the connect for the kernel's SYN retries (minutes on Linux), and a leader
+ * process that accepts but is stalled would hold the client with no answer at all.
+ */
+export const LEADER_ANSWER_MS = 5_000;
 
 const unavailable = (message: string) =>
   new ApiError('SERVICE_UNAVAILABLE', message, undefined, { 'retry-after': '1' });
@@ -40,7 +49,12 @@ function requestHead(req: IncomingMessage, leader: URL, config: Config): string 
 }
 
 /** Relays `/trade` upgrades to the leader while this process does not lead. */
-export function relayTradeUpgrades(app: FastifyInstance, node: ClusterNode, config: Config): void {
+export function relayTradeUpgrades(
+  app: FastifyInstance,
+  node: ClusterNode,
+  config: Config,
+  leaderAnswerMs = LEADER_ANSWER_MS,
+): void {
   const relayed = new Set<{ client: Duplex; leader: Socket }>();
   const closeAll = () => {
     for (const r of relayed) {
@@ -72,39 +86,65 @@ export function relayTradeUpgrades(app: FastifyInstance, node: ClusterNode, conf
       return;
     }
     const leader = new URL(url);
-    const upstream = connect({
-      host: leader.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(leader.port || 80),
-    });
+    // An https leader (TICKBOOK_ADVERTISE_URL takes either) is reached over TLS, as REST forwarding's
+    // fetch reaches it, and its certificate checked the same way.
+    const secure = leader.protocol === 'https:';
+    const host = leader.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(leader.port || (secure ? 443 : 80));
+    const upstream = secure
+      ? connectTls({ host, port, servername: isIP(host) === 0 ? host : undefined })
+      : connect({ host, port });
     const pair = { client, leader: upstream };
-    let connected = false;
+    /** Set once the leader's answer begins: from then on the two sockets live and die together. */
+    let answered = false;
+    /** Set once the pair is torn down or the client refused: each happens once. */
+    let done = false;
     upstream.setNoDelay(true);
+    upstream.setTimeout(leaderAnswerMs);
     upstream.once('connect', () => {
-      connected = true;
       node.forwarded++;
       relayed.add(pair);
       upstream.write(requestHead(req, leader, config));
       if (head.length > 0) upstream.write(head);
+      upstream.once('data', () => {
+        answered = true;
+        upstream.setTimeout(0);
+      });
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    upstream.on('error', (err) => {
-      if (connected) return upstream.destroy();
+    // Before the leader answers, the client has had no byte yet: it is refused 503 and reconnects.
+    const fail = (err: string) => {
+      if (done || client.destroyed) return; // closed meanwhile (by its client, or on taking the lead)
+      done = true;
       node.forwardFailures++;
-      app.log.warn({ err: String(err), leader: url }, 'relaying a /trade upgrade to the leader failed');
+      app.log.warn({ err, leader: url }, 'relaying a /trade upgrade to the leader failed');
       void node.readLeader().catch(() => {});
+      relayed.delete(pair);
+      upstream.unpipe(client);
+      client.unpipe(upstream);
+      upstream.destroy();
       refuse(
         client,
         unavailable('The leader could not be reached; reconnect shortly (failover may be in progress)'),
       );
+    };
+    upstream.on('error', (err) => {
+      if (answered) return upstream.destroy();
+      fail(String(err));
+    });
+    upstream.once('timeout', () => {
+      if (!answered) fail(`no answer from the leader within ${leaderAnswerMs} ms`);
     });
     const end = () => {
+      done = true;
       relayed.delete(pair);
       client.destroy();
       upstream.destroy();
     };
     upstream.once('close', () => {
-      if (connected) end();
+      if (answered) end();
+      else fail('the leader closed the connection without answering');
     });
     client.once('close', end);
   };

@@ -20,6 +20,7 @@ import type { AuthService } from '../../auth/service.ts';
 import { ApiError } from '../../errors.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import { asyncApiDocument } from '../../stream/asyncapi.ts';
+import { admitsStream, channelScopes } from '../../stream/channel-access.ts';
 import { DEADMAN_MAX_MS, DEADMAN_MIN_MS, type DeadmanSwitch } from '../../stream/deadman.ts';
 import type { Connection, StreamHub } from '../../stream/hub.ts';
 import { errorFrame } from '../../stream/messages.ts';
@@ -189,13 +190,15 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     socket.on('error', () => socket.destroy());
     authenticate(auth, tokenOf(req, url)).then(
       (principal) => {
-        const tape = principal.scopes.has('read:tape');
-        const trader = principal.scopes.has('read:trader') && principal.accountId !== null;
-        if (!tape && !trader) {
+        // Any scope some channel of the table accepts opens the stream; each subscribe then checks
+        // its own channel's scope (docs/stream.md "Connecting").
+        if (!admitsStream(principal, hub.table)) {
+          const scopes = channelScopes(hub.table);
           refuse(
             socket,
-            new ApiError('INSUFFICIENT_SCOPE', 'The stream requires the scope read:tape or read:trader', {
-              requiredScope: 'read:tape',
+            new ApiError('INSUFFICIENT_SCOPE', `The stream requires one of the scopes ${scopes.join(', ')}`, {
+              requiredScope: scopes[0],
+              acceptedScopes: scopes,
             }),
           );
           return;

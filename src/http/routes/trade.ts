@@ -26,19 +26,32 @@ import { rejectionError } from './exchange-common.ts';
 import { authenticate, badUpgrade, pingSweep, refuse, tokenOf, upgradeTaken } from './tape-upgrade.ts';
 
 export const TRADE_PATH = '/trade';
+
+/** `?cancelOnDisconnect=true|false` (docs/order-entry.md "Cancel on disconnect"); anything else is refused. */
+function cancelOnDisconnectError(url: URL): ApiError | undefined {
+  const v = url.searchParams.get('cancelOnDisconnect');
+  if (v === null || v === 'true' || v === 'false') return undefined;
+  return new ApiError('VALIDATION_FAILED', 'cancelOnDisconnect must be true or false', [
+    { path: '/query/cancelOnDisconnect', message: 'must be true or false' },
+  ]);
+}
 const SUBPROTOCOL = 'tickbook';
 
 export interface TradeOptions {
   port: ExchangePort;
-  /** The parlay quote rate (PARLAY_QUOTE_RATE) and clock, shared with the REST quote route. */
-  config?: Pick<Config, 'parlayQuoteRate'>;
+  /**
+   * The parlay quote rate (PARLAY_QUOTE_RATE), shared with the REST quote route, and the socket
+   * limits (TRADE_MAX_IN_FLIGHT, TRADE_HIGH_WATER_BYTES) unless the options below set them.
+   */
+  config?: Pick<Config, 'parlayQuoteRate'> &
+    Partial<Pick<Config, 'tradeMaxInFlight' | 'tradeHighWaterBytes'>>;
   now?: () => number;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
-  /** Requests in flight per connection before RATE_LIMITED answers (256). */
+  /** Requests in flight per connection before RATE_LIMITED answers (TRADE_MAX_IN_FLIGHT, 256). */
   maxInFlight?: number;
   /** Largest client frame, bytes (1 MiB, the REST body limit's default); larger closes with 1009. */
   maxPayload?: number;
-  /** Unwritten answer bytes past which a connection stops reading (1 MiB). */
+  /** Unwritten answer bytes past which a connection stops reading (TRADE_HIGH_WATER_BYTES, 1 MiB). */
   highWaterBytes?: number;
   /** Protocol ping interval (15 s); a client that has not answered the previous ping is closed. */
   pingMs?: number;
@@ -59,8 +72,8 @@ export function tradeSessionDeps(opts: TradeOptions, onInternalError?: (err: unk
     validators,
     validatePlace: compile(placeBodySchema),
     validateEnvelope: compile(ENVELOPE_SCHEMA),
-    maxInFlight: opts.maxInFlight ?? 256,
-    highWaterBytes: opts.highWaterBytes ?? 1 << 20,
+    maxInFlight: opts.maxInFlight ?? opts.config?.tradeMaxInFlight ?? 256,
+    highWaterBytes: opts.highWaterBytes ?? opts.config?.tradeHighWaterBytes ?? 1 << 20,
     ...(onInternalError ? { onInternalError } : {}),
   };
 }
@@ -77,6 +90,8 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
   const pings = pingSweep(wss, opts.pingMs ?? 15_000);
+  /** Set on close: connections the server closes itself do not cancel their orders. */
+  let shuttingDown = false;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (upgradeTaken(req)) return; // a replica relays it to the leader (docs/cluster.md)
@@ -87,11 +102,12 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
       return; // the tape's handler answers a bad request target
     }
     if (url.pathname !== TRADE_PATH) return;
-    const bad = badUpgrade(req);
+    const bad = badUpgrade(req) ?? cancelOnDisconnectError(url);
     if (bad !== undefined) {
       refuse(socket, bad);
       return;
     }
+    const cancelOnDisconnect = url.searchParams.get('cancelOnDisconnect') === 'true';
     socket.on('error', () => socket.destroy());
     const token = tokenOf(req, url);
     authenticate(auth, token).then(
@@ -106,9 +122,23 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
           return;
         }
         wss.handleUpgrade(req, socket, head, (ws) => {
+          // The answers one group commit resolves are sent in the same turn: they leave in one
+          // write per socket (corked until that turn's promise jobs have run), not a syscall each.
+          let corked = false;
+          const uncork = () => {
+            corked = false;
+            socket.uncork();
+          };
           const session = new TradeSession(
             {
-              send: (text, written) => ws.send(text, written),
+              send: (text, written) => {
+                if (!corked) {
+                  corked = true;
+                  socket.cork();
+                  process.nextTick(uncork);
+                }
+                ws.send(text, written);
+              },
               pause: () => ws.pause(),
               resume: () => ws.resume(),
             },
@@ -124,6 +154,13 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
           ws.on('error', () => ws.terminate());
           ws.on('close', () => {
             session.closed = true;
+            // Cancel-on-disconnect: the account's resting orders go with the connection (one
+            // CancelOrders, as DELETE /kill), unless the server itself is shutting down.
+            if (cancelOnDisconnect && !shuttingDown) {
+              deps.entry.cancelScope(principal.accountId!, 'all').catch((err: unknown) => {
+                app.log.warn({ err }, 'order-entry socket: cancel-on-disconnect failed');
+              });
+            }
           });
         });
       },
@@ -134,6 +171,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
   app.server.on('upgrade', onUpgrade);
 
   app.addHook('onClose', async () => {
+    shuttingDown = true;
     pings.stop();
     app.server.off('upgrade', onUpgrade);
     for (const ws of wss.clients) ws.close(1001, 'server shutting down');

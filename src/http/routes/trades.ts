@@ -89,12 +89,16 @@ export default async function tradeRoutes(app: FastifyInstance, opts: ExchangeRo
       const { currency } = request.query;
       const limit = request.query.limit ?? 200;
       const key = `${id}:${currency}:${limit}`;
-      // The seq is read before the query: the rows are at least that new (the history read waits
-      // for the projector to reach every acknowledged command), so they never sit under a newer seq.
+      // The seq (and the state's last seq) are read before the query, so the rows are never older
+      // than the state they are kept under — provided the history held that state. It may not:
+      // the state holds commands applied but not yet durable, which the history read does not
+      // wait for, and a history read answers what is there after a bounded wait. Rows read behind
+      // the state are answered but not kept, or a quiet book would serve them until its next trade.
       const seq = r.bookSeq(id, currency);
+      const stateSeq = r.lastSeq;
       let cached = bodies.peek(key, seq);
       if (cached === undefined) {
-        const fills = await port.history.marketTrades({ marketId: id, currency, limit });
+        const { fills, asOf } = await port.history.marketTrades({ marketId: id, currency, limit });
         const rows = fills.map((f) => ({
           id: f.id,
           outcomeId: f.outcomeId,
@@ -102,6 +106,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: ExchangeRo
           qty: f.qty,
           created_at: isoMillis(f.ts),
         }));
+        if (asOf < stateSeq) return rows;
         cached = bodies.get(key, seq, () => rows);
       }
       return sendCached(request, reply, cached);
