@@ -8,20 +8,21 @@
 // other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
 
-import { type Config, PARLAY_SETTLE_CHUNK } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandInput } from './exchange-port.ts';
 import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
 /**
- * PARLAY_SETTLE_CHUNK (a configuration variable; its default is read here): parlays one command
- * advances when a market they share settles (docs/parlays.md "Settlement in chunks"), a settling
- * command's parlayBudget and each SettleParlays' max. In the server a chunk's apply costs 14–17 µs
+ * The default of PARLAY_SETTLE_CHUNK (a configuration variable, src/config.ts; a test holds the two
+ * equal): parlays one command advances when a market they share settles (docs/parlays.md
+ * "Settlement in chunks"), a settling command's parlayBudget and each SettleParlays' max. The
+ * frames are now serialized when first read, so these apply figures are an upper bound. In the server a chunk's apply costs 14–17 µs
  * of CPU a parlay (engine plus the stream's frames): 500 kept one chunk at a median 6–8 ms and at
  * most 36 ms on a loaded machine, under the 50 ms a request may wait; 2,000 took up to 104 ms
  * (docs/bench-parlay-trading.md).
  */
-export { PARLAY_SETTLE_CHUNK };
+export const PARLAY_SETTLE_CHUNK = 500;
 
 export interface ScheduleOptions {
   autoGoLive: boolean;
