@@ -16,11 +16,10 @@ import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuo
 /**
  * The default of PARLAY_SETTLE_CHUNK (a configuration variable, src/config.ts; a test holds the two
  * equal): parlays one command advances when a market they share settles (docs/parlays.md
- * "Settlement in chunks"), a settling command's parlayBudget and each SettleParlays' max. The
- * frames are now serialized when first read, so these apply figures are an upper bound. In the server a chunk's apply costs 14–17 µs
- * of CPU a parlay (engine plus the stream's frames): 500 kept one chunk at a median 6–8 ms and at
- * most 36 ms on a loaded machine, under the 50 ms a request may wait; 2,000 took up to 104 ms
- * (docs/bench-parlay-trading.md).
+ * "Settlement in chunks"), a settling command's parlayBudget and each SettleParlays' max. In the
+ * server a chunk's apply costs 7–8 µs of CPU a parlay (engine, frames deferred): 500 kept one chunk
+ * at a median 3 ms and at most 16 ms, under the 50 ms a request may wait; with the frames built at
+ * apply, on a loaded machine, 2,000 took up to 104 ms (docs/bench-parlay-trading.md).
  */
 export const PARLAY_SETTLE_CHUNK = 500;
 
