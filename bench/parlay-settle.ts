@@ -18,8 +18,10 @@
 //    wait and the settlement's wall (SettleMarket submitted → no parlay due) and process CPU.
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
-//     [--server-runs 3] [--chunk 2000] [--window-ms 3000] [--trace]
-//   --chunk sets the engine half's chunk; the server settles in the runtime's PARLAY_SETTLE_CHUNK.
+//     [--server-runs 3] [--chunk 500] [--server-chunk 500] [--window-ms 3000]
+//     [--trace]
+//   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
+//   both default to that variable's default.
 //   --trace prints the worst read wait per 100 ms of each settlement window.
 
 import { fork } from 'node:child_process';
@@ -35,6 +37,7 @@ const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
 const SERVER_RUNS = numArg('server-runs', 3);
 const CHUNK = numArg('chunk', PARLAY_SETTLE_CHUNK);
+const SERVER_CHUNK = numArg('server-chunk', PARLAY_SETTLE_CHUNK);
 const WINDOW_MS = numArg('window-ms', 3_000);
 const T0 = 1_700_000_000_000;
 const ACCOUNTS = 1_000;
@@ -290,6 +293,9 @@ interface Settled {
    * and CPU, ms: how long one chunk holds the event loop. */
   maxApplyMs: number;
   maxApplyCpuMs: number;
+  /** Median CPU of one settling command's synchronous apply, and all of them together. */
+  medApplyCpuMs: number;
+  sumApplyCpuMs: number;
   /** → every chunk durable. */
   durableMs: number;
   cpuMs: number;
@@ -301,6 +307,7 @@ async function serverPart(): Promise<void> {
     LOG_LEVEL: 'warn',
     // snapshots are their own stall (bench:snapshot-stall); none falls into a window here
     SNAPSHOT_EVERY: '1000000000',
+    PARLAY_SETTLE_CHUNK: String(SERVER_CHUNK),
   });
   const srv: RunningServer = await start(place);
   const rt = srv.runtime;
@@ -367,7 +374,7 @@ async function serverPart(): Promise<void> {
   };
 
   console.log(
-    `server: ${N} open parlays per round, chunk ${PARLAY_SETTLE_CHUNK}, probe: 4 lanes GET book every 20 ms + 1 lane order every 20 ms, window ${WINDOW_MS} ms`,
+    `server: ${N} open parlays per round, chunk ${SERVER_CHUNK}, probe: 4 lanes GET book every 20 ms + 1 lane order every 20 ms, window ${WINDOW_MS} ms`,
   );
   const rows: { base: Window; settle: Window; s: Settled }[] = [];
   for (let round = 1; round <= SERVER_RUNS; round++) {
@@ -402,6 +409,8 @@ async function serverPart(): Promise<void> {
         appliedMs,
         maxApplyMs: Math.max(...applies.map((a) => a.ms)),
         maxApplyCpuMs: Math.max(...applies.map((a) => a.cpuMs)),
+        medApplyCpuMs: median(applies.map((a) => a.cpuMs)),
+        sumApplyCpuMs: applies.reduce((n, a) => n + a.cpuMs, 0),
         durableMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
         chunks: rt.sequencer.appliedSeq - seq0,
@@ -423,7 +432,7 @@ async function serverPart(): Promise<void> {
     const f = (w: Window) =>
       `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms, order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
     console.log(
-      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
+      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
     );
   }
   const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));

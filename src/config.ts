@@ -65,6 +65,7 @@ export interface Config {
   /** Most collateral the house holds in open parlays, and per game, currency units. */
   parlayHouseBankroll: number;
   parlayHouseGameExposure: number;
+  parlaySettleChunk: number; // PARLAY_SETTLE_CHUNK in src/runtime/scheduler.ts
   /** Failed client authentications allowed per client_id or address per minute. */
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
@@ -336,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
     parlayHouseAccount: optStr(env, 'PARLAY_HOUSE_ACCOUNT'),
     parlayHouseBankroll: num(env, 'PARLAY_HOUSE_BANKROLL', 100_000, 0, 1_000_000_000),
     parlayHouseGameExposure: num(env, 'PARLAY_HOUSE_GAME_EXPOSURE', 10_000, 0, 1_000_000_000),
+    parlaySettleChunk: int(env, 'PARLAY_SETTLE_CHUNK', 500, 1, 1_000_000),
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),

@@ -14,16 +14,18 @@ import type { CommandInput } from './exchange-port.ts';
 import { type HouseExposure, type HouseQuoteOptions, houseQuoteOptions, houseQuotes } from './house-quote.ts';
 
 /**
- * Parlays one command advances when a market they share settles (docs/parlays.md "Settlement in
- * chunks"): a settling command's parlayBudget and each SettleParlays' max. About 2 µs of engine
- * CPU per parlay plus its stream frames and history rows: a chunk stays well under the 50 ms a
- * request may wait (docs/bench-parlay-trading.md).
+ * The default of PARLAY_SETTLE_CHUNK (a configuration variable, src/config.ts; a test holds the two
+ * equal): parlays one command advances when a market they share settles (docs/parlays.md
+ * "Settlement in chunks"), a settling command's parlayBudget and each SettleParlays' max. In the
+ * server a chunk's apply costs 7–8 µs of CPU a parlay (engine, frames deferred): 500 kept one chunk
+ * at a median 3 ms and at most 16 ms, under the 50 ms a request may wait; with the frames built at
+ * apply, on a loaded machine, 2,000 took up to 104 ms (docs/bench-parlay-trading.md).
  */
-export const PARLAY_SETTLE_CHUNK = 2_000;
+export const PARLAY_SETTLE_CHUNK = 500;
 
 export interface ScheduleOptions {
   autoGoLive: boolean;
-  /** Parlays per settlement chunk (PARLAY_SETTLE_CHUNK); absent: the scheduler issues none. */
+  /** Parlays per settlement chunk (config PARLAY_SETTLE_CHUNK); absent: the scheduler issues none. */
   parlayChunk?: number;
   /** The house quote's maker (house-quote.ts), when configured. */
   house?: HouseQuoteOptions | undefined;
@@ -34,7 +36,7 @@ export interface ScheduleOptions {
 export function scheduleOptions(config: Config): ScheduleOptions {
   return {
     autoGoLive: config.autoGoLive && !config.demoLive,
-    parlayChunk: PARLAY_SETTLE_CHUNK,
+    parlayChunk: config.parlaySettleChunk,
     house: houseQuoteOptions(config),
   };
 }

@@ -58,13 +58,29 @@ function quoteData(r: ParlayRequestRecord, q: ParlayQuoteRecord): ParlayQuoteDat
 }
 
 /**
+ * A private frame serialized when first read (lazy-frames.ts): `make` builds it, `bytes` is the
+ * retention charge until then.
+ */
+export interface DeferredFrame {
+  bytes: number;
+  make(): string;
+}
+
+/** Bytes of a parlay envelope's text without its legs, and per leg (uuid ids, ISO times; measured). */
+const PARLAY_BYTES = 460;
+const PARLAY_LEG_BYTES = 184;
+
+/**
  * The parlay envelopes of the private channel, pushed with `push(accountId, frame)`: `parlayQuote`
  * to the requester when a maker quotes; `parlayFill` to the taker and the maker of a wager's fill;
  * `parlayUpdate` to both when a later command changes the parlay (a leg settled; the parlay settled).
+ * The fill and update envelopes are deferred: settling a market that many parlays share makes two
+ * per parlay, most of them for accounts nobody is following. The parlay in the event never changes
+ * (a copy, or a settled record), so building the envelope later gives the same text.
  */
 export function privateParlayFrames(
   { cmd, events, journalSeq }: FrameInput,
-  push: (accountId: Id, frame: string) => void,
+  push: (accountId: Id, frame: string | DeferredFrame) => void,
 ): void {
   for (const e of events) {
     if (e.kind === 'ParlayRequestChanged') {
@@ -75,9 +91,13 @@ export function privateParlayFrames(
     } else if (e.kind === 'ParlayChanged') {
       const p = e.parlay;
       const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';
-      push(p.takerAccountId, envelope(event, parlayToWire(p, p.takerAccountId), { journalSeq }));
-      if (p.makerAccountId !== p.takerAccountId)
-        push(p.makerAccountId, envelope(event, parlayToWire(p, p.makerAccountId), { journalSeq }));
+      const bytes = PARLAY_BYTES + PARLAY_LEG_BYTES * p.legs.length;
+      const side = (viewer: Id): DeferredFrame => ({
+        bytes,
+        make: () => envelope(event, parlayToWire(p, viewer), { journalSeq }),
+      });
+      push(p.takerAccountId, side(p.takerAccountId));
+      if (p.makerAccountId !== p.takerAccountId) push(p.makerAccountId, side(p.makerAccountId));
     }
   }
 }

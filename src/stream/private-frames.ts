@@ -2,18 +2,19 @@
 // one applied command (`place`, `fill`, `cancel`, and `mmp` when market-maker protection froze or
 // was reset), in event order, with the command's journal seq; then its parlay envelopes
 // (parlay-frames.ts) and its boost claims (boost-frames.ts). Which accounts get frames is known at
-// once; the order and fill envelopes are serialized when first read (lazy-frames.ts), from the
-// command's own events, which never change (parlay and boost envelopes are built at once).
+// once; the order and fill envelopes, and a parlay's fill and updates, are serialized when first read
+// (lazy-frames.ts), from the command's own events, which never change (quotes and boost claims are
+// built at once).
 
 import type { DomainEvent, Id } from '../exchange/types.ts';
 import { privateBoostFrames } from './boost-frames.ts';
 import type { FrameInput } from './channel-types.ts';
 import { type Frames, LazyFrames } from './lazy-frames.ts';
 import { envelope, privateCancel, privateFill, privateMmp, privatePlace } from './messages.ts';
-import { privateParlayFrames } from './parlay-frames.ts';
+import { type DeferredFrame, privateParlayFrames } from './parlay-frames.ts';
 
-/** One account's item: an order event to serialize, or a frame built already (parlay envelopes). */
-type Item = DomainEvent | string;
+/** One account's item: an order event to serialize, a deferred parlay envelope, or a frame built already. */
+type Item = DomainEvent | DeferredFrame | string;
 
 /** Bytes of a private envelope's text (uuid ids, ISO times), the retention charge until built. */
 const ENVELOPE_BYTES = 400;
@@ -37,6 +38,7 @@ function ownerOf(e: DomainEvent): Id | undefined {
 
 function frameOf(e: Item, journalSeq: number): string {
   if (typeof e === 'string') return e;
+  if (!('kind' in e)) return e.make();
   // An amended order is announced as a placement of its new state (docs/stream.md).
   if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended')
     return envelope('place', privatePlace(e.order), { journalSeq });
@@ -66,7 +68,8 @@ export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
   const out = new Map<Id, Frames>();
   for (const [account, list] of items as Map<Id, Item[]>) {
     let estimate = 0;
-    for (const it of list) estimate += typeof it === 'string' ? it.length : ENVELOPE_BYTES;
+    for (const it of list)
+      estimate += typeof it === 'string' ? it.length : 'kind' in it ? ENVELOPE_BYTES : it.bytes;
     out.set(account, new LazyFrames(list.length, estimate, () => list.map((it) => frameOf(it, journalSeq))));
   }
   return out;

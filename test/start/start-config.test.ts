@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli/main.ts';
 import { adminCredentialsFile, type Config, ConfigError, loadConfig } from '../../src/config.ts';
+import { PARLAY_SETTLE_CHUNK } from '../../src/runtime/scheduler.ts';
 import { type BannerInput, bannerLines, demoText, writeBanner } from '../../src/start/banner.ts';
 import { usePrettyLogs } from '../../src/start/log-output.ts';
 import { databaseStartError, EXIT, listenStartError } from '../../src/start/start-error.ts';
@@ -94,6 +95,9 @@ describe('configuration of the start', () => {
     assert.equal(d.parlayMaxStake, 10_000);
     assert.equal(d.parlayQuoteRate, 50);
     assert.equal(d.parlayHouseAccount, undefined);
+    assert.equal(d.parlaySettleChunk, 500);
+    assert.equal(d.parlaySettleChunk, PARLAY_SETTLE_CHUNK, "the default is the scheduler's");
+    assert.equal(loadConfig({ PARLAY_SETTLE_CHUNK: '2000' }).parlaySettleChunk, 2000);
     assert.equal(loadConfig({ PARLAY_REQUEST_TTL_MS: '5000' }).parlayRequestTtlMs, 5000);
     assert.equal(loadConfig({ PARLAY_HOUSE_ACCOUNT: 'h' }).parlayHouseAccount, 'h');
     for (const [name, bad] of [
@@ -101,6 +105,9 @@ describe('configuration of the start', () => {
       ['PARLAY_MAX_OPEN_REQUESTS', '0'],
       ['PARLAY_MIN_STAKE', '-1'],
       ['PARLAY_QUOTE_RATE', 'x'],
+      ['PARLAY_SETTLE_CHUNK', '0'],
+      ['PARLAY_SETTLE_CHUNK', '1.5'],
+      ['PARLAY_SETTLE_CHUNK', 'many'],
     ] as const) {
       assert.equal(configError({ [name]: bad }).variable, name);
     }
