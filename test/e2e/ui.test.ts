@@ -289,6 +289,8 @@ describe('browser UI', { skip: missing }, () => {
           }
         });
         mo.observe(document.body, { subtree: true, childList: true, characterData: true });
+        // Never seen (the order filled at once, or was placed at another price): fail, don't hang.
+        setTimeout(() => { mo.disconnect(); resolve(-1); }, 15000);
       });
     })()`);
     const t0 = Date.now();
@@ -297,6 +299,11 @@ describe('browser UI', { skip: missing }, () => {
     // biome-ignore lint/suspicious/noExplicitAny: the probe installed above
     const seenAt = await page.evaluate(() => (window as any).__seen as Promise<number>);
     const total = Date.now() - t0;
+    assert.notEqual(
+      seenAt,
+      -1,
+      `no bid at ${shown} on the ladder within 15 s: ${await page.locator('[data-testid=trade-msg]').innerText()}`,
+    );
     const ackAt = await page.evaluate(
       () =>
         performance

@@ -2,7 +2,7 @@
 // the tick table), amend one (amend-form.tsx), cancel one, cancel all. The secret is used once for the token and then dropped;
 // the token lives in memory only (a reload signs out). The panel's state follows the account's private
 // stream (account-live.ts): REST loads it and fills in what no frame carries.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type AccountReads, type AccountState, AccountWatch, FILLS_SHOWN } from './account-live.ts';
 import { accountStream } from './account-stream.ts';
 import { AmendForm } from './amend-form.tsx';
@@ -413,7 +413,9 @@ function OrderTicket({ onResult, ticks }: { onResult: (m: string) => void; ticks
 
   const form = useRef<HTMLFormElement>(null);
 
-  useEffect(() => {
+  // A layout effect, not useEffect: a plain effect waits for the next animation frame, which a busy
+  // page may hold back, and would then overwrite a price typed in the meantime with the ticket's.
+  useLayoutEffect(() => {
     if (!t) return;
     setPx(t.price.toFixed(3));
     // On a phone the panel is below the whole event: bring the ticket into view (no movement when
