@@ -5,6 +5,7 @@
 import { pickSchema } from '../wire/schema.ts';
 import { orderSchema } from '../wire/trading.ts';
 import { currencySchema, isoTime, nonNegInt, uuid } from './schema-parts.ts';
+import { schemas as tickSchemas } from './tick-schemas.ts';
 
 /** The REST order's fields a cancel frame carries (src/wire/trading.ts). */
 const cancelled = pickSchema(orderSchema, [
@@ -17,22 +18,11 @@ const cancelled = pickSchema(orderSchema, [
   'currency',
 ]);
 
-/** A fill of one of your orders. */
+/** A fill of one of your orders: the book tick's fill, and when it was made. */
 export const privateFillSchema = {
-  type: 'object',
-  required: ['id', 'orderId', 'price', 'qty', 'createdAt', 'isWash', 'isTaker', 'marketId', 'outcomeId'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string' },
-    orderId: uuid,
-    price: { type: 'number' },
-    qty: nonNegInt,
-    createdAt: isoTime,
-    isWash: { type: 'boolean' },
-    isTaker: { type: 'boolean' },
-    marketId: uuid,
-    outcomeId: uuid,
-  },
+  ...tickSchemas.TickFill,
+  required: [...tickSchemas.TickFill.required, 'createdAt'],
+  properties: { ...tickSchemas.TickFill.properties, createdAt: isoTime },
 } as const;
 
 /** One of your orders was cancelled: the REST order's fields, when, and its flags if any. */
