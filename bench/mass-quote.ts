@@ -27,6 +27,7 @@ import {
   bootBuilt,
   cpuSeconds,
   type Game,
+  LOAD_OPTIONS,
   median,
   placeBody,
   setupGame,
@@ -34,9 +35,7 @@ import {
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '32' },
+    ...LOAD_OPTIONS,
   },
 });
 const SECONDS = Number(values.seconds);

@@ -34,6 +34,7 @@ import {
   bootBuilt,
   cpuSeconds,
   type Game,
+  LOAD_OPTIONS,
   median,
   placeBody,
   setupGame,
@@ -41,9 +42,7 @@ import {
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '32' },
+    ...LOAD_OPTIONS,
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },

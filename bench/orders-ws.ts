@@ -35,6 +35,7 @@ import {
   bootBuilt,
   cpuSeconds,
   type Game,
+  LOAD_OPTIONS,
   median,
   placeBody,
   setupGame,
@@ -42,9 +43,7 @@ import {
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '32' },
+    ...LOAD_OPTIONS,
     window: { type: 'string', default: '64' },
     rate: { type: 'string', default: '20000' },
     'max-in-flight': { type: 'string' },

@@ -9,6 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Child, fetchToken, httpCall } from '../../test/helpers/child-server.ts';
 
+/** The options every order bench takes (parseArgs): seconds per load, rounds, connections. */
+export const LOAD_OPTIONS = {
+  seconds: { type: 'string', default: '10' },
+  runs: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '32' },
+} as const;
+
 export const ADMIN = { id: 'bench-admin', secret: 'bench-admin-secret-0123456789abcdefghijklmnopqrstu' };
 
 const ordersChild = fileURLToPath(new URL('./orders-child.mjs', import.meta.url));
