@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { demoAccounts, withDemoHouse } from '../../src/demo/market-maker.ts';
 import { DEMO_PARLAY_MARGIN, demoParlayQuotes } from '../../src/demo/parlay-maker.ts';
 import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
-import { bid, ok, setup, T0 } from '../exchange/fixtures.ts';
+import { bid, ok, parlayRequest, setup, T0 } from '../exchange/fixtures.ts';
 
 function market() {
   const x = setup();
@@ -19,20 +19,15 @@ function market() {
   ok(x.apply({ ...bid('bob', 'M2-b', 480, 100), ts: T0 + 3 }));
   ok(x.apply({ ...bid('bob', 'M2-a', 480, 100), ts: T0 + 4 }));
   ok(
-    x.apply({
-      type: 'ParlayRequest',
-      ts: T0 + 10,
-      requestId: 'R1',
-      accountId: 'alice',
-      currency: 'CASH',
-      legs: [
-        { outcomeId: 'M1-a', price: 620_000 },
-        { outcomeId: 'M2-b', price: 500_000 },
-      ],
-      refPrice: 345_000,
-      stake: null,
-      expiresAt: T0 + 30_010,
-    }),
+    x.apply(
+      parlayRequest({
+        legs: [
+          { outcomeId: 'M1-a', price: 620_000 },
+          { outcomeId: 'M2-b', price: 500_000 },
+        ],
+        refPrice: 345_000,
+      }),
+    ),
   );
   return x;
 }
@@ -79,20 +74,16 @@ test('no view of a leg (one side of its book empty): no quote', () => {
   const x = setup();
   ok(x.apply({ ...bid('bob', 'M1-a', 600, 100), ts: T0 + 1 }));
   ok(
-    x.apply({
-      type: 'ParlayRequest',
-      ts: T0 + 10,
-      requestId: 'R2',
-      accountId: 'alice',
-      currency: 'CASH',
-      legs: [
-        { outcomeId: 'M1-a', price: 620_000 },
-        { outcomeId: 'M2-b', price: 500_000 },
-      ],
-      refPrice: 345_000,
-      stake: null,
-      expiresAt: T0 + 30_010,
-    }),
+    x.apply(
+      parlayRequest({
+        requestId: 'R2',
+        legs: [
+          { outcomeId: 'M1-a', price: 620_000 },
+          { outcomeId: 'M2-b', price: 500_000 },
+        ],
+        refPrice: 345_000,
+      }),
+    ),
   );
   assert.deepEqual(demoParlayQuotes(x, T0 + 20, 'bob'), []);
 });

@@ -125,3 +125,25 @@ export function assertInvariants(x: Exchange, accounts: string[]): void {
     }
   }
 }
+
+/**
+ * A ParlayRequest command: alice asks for M1-a (0.50) and M2-b (0.40) at T0 + 10, open 30 s, no
+ * stake or boost; `extra` changes any field (other legs, reference price, stake, boost…).
+ */
+export function parlayRequest(extra: Partial<Extract<Command, { type: 'ParlayRequest' }>> = {}): Command {
+  return {
+    type: 'ParlayRequest',
+    ts: T0 + 10,
+    requestId: 'R1',
+    accountId: 'alice',
+    currency: 'CASH',
+    legs: [
+      { outcomeId: 'M1-a', price: 500_000 },
+      { outcomeId: 'M2-b', price: 400_000 },
+    ],
+    refPrice: 220_000,
+    stake: null,
+    expiresAt: T0 + 30_010,
+    ...extra,
+  };
+}

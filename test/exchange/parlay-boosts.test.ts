@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { boostPrice } from '../../src/exchange/boost-types.ts';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../../src/exchange/types.ts';
-import { assertInvariants, ok, rejected, setup, T0 } from './fixtures.ts';
+import { assertInvariants, ok, parlayRequest, rejected, setup, T0 } from './fixtures.ts';
 
 const ACCTS = ['alice', 'bob', 'carol', 'house'];
 const FUNDS = 1_000_000_000;
@@ -35,22 +35,17 @@ const claim = (x: Exchange, accountId = 'alice', ts = T0 + 2) =>
   x.apply({ type: 'ClaimBoost', ts, boostId: 'B1', accountId });
 
 function request(x: Exchange, extra: C<'ParlayRequest'> = {}): CommandResult {
-  return x.apply({
-    type: 'ParlayRequest',
-    ts: T0 + 10,
-    requestId: 'R1',
-    accountId: 'alice',
-    currency: 'CASH',
-    legs: [
-      { outcomeId: 'M1-a', price: 500_000 },
-      { outcomeId: 'M2-b', price: 500_000 },
-    ],
-    refPrice: 250_000,
-    stake: null,
-    expiresAt: T0 + 30_010,
-    boostId: 'B1',
-    ...extra,
-  } as Command);
+  return x.apply(
+    parlayRequest({
+      legs: [
+        { outcomeId: 'M1-a', price: 500_000 },
+        { outcomeId: 'M2-b', price: 500_000 },
+      ],
+      refPrice: 250_000,
+      boostId: 'B1',
+      ...extra,
+    }),
+  );
 }
 
 const quote = (x: Exchange, price = 250_000) =>

@@ -5,27 +5,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command } from '../../src/exchange/types.ts';
-import { assertInvariants, ok, rejected, setup, T0 } from './fixtures.ts';
+import { assertInvariants, ok, parlayRequest, rejected, setup, T0 } from './fixtures.ts';
 
 const ACCTS = ['alice', 'bob', 'carol'];
 const FUNDS = 1_000_000_000;
 
 function request(x: Exchange, id = 'R1', extra: Partial<Extract<Command, { type: 'ParlayRequest' }>> = {}) {
-  return x.apply({
-    type: 'ParlayRequest',
-    ts: T0 + 10,
-    requestId: id,
-    accountId: 'alice',
-    currency: 'CASH',
-    legs: [
-      { outcomeId: 'M1-a', price: 500_000 },
-      { outcomeId: 'M2-b', price: 400_000 },
-    ],
-    refPrice: 220_000,
-    stake: null,
-    expiresAt: T0 + 30_010,
-    ...extra,
-  });
+  return x.apply(parlayRequest({ requestId: id, ...extra }));
 }
 
 function quote(

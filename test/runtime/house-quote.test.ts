@@ -10,28 +10,13 @@ import type { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandInput } from '../../src/exchange/types.ts';
 import { HouseDesk, houseExposure, houseQuoteOptions, houseQuotes } from '../../src/runtime/house-quote.ts';
 import { dueCommands, scheduleOptions } from '../../src/runtime/scheduler.ts';
-import { ok, setup, T0 } from '../exchange/fixtures.ts';
+import { ok, parlayRequest, setup, T0 } from '../exchange/fixtures.ts';
 
 const house = { accountId: 'carol', bankroll: 50_000_000, gameExposure: 3_000_000 };
 
 function withRequest(stake: number | null = null): Exchange {
   const x = setup();
-  ok(
-    x.apply({
-      type: 'ParlayRequest',
-      ts: T0 + 10,
-      requestId: 'R1',
-      accountId: 'alice',
-      currency: 'CASH',
-      legs: [
-        { outcomeId: 'M1-a', price: 500_000 },
-        { outcomeId: 'M2-b', price: 400_000 },
-      ],
-      refPrice: 250_000,
-      stake,
-      expiresAt: T0 + 30_010,
-    }),
-  );
+  ok(x.apply(parlayRequest({ refPrice: 250_000, stake })));
   return x;
 }
 
@@ -89,23 +74,7 @@ test('a boosted request: the stake cap counts the payout at the boosted price', 
     }),
   );
   ok(x.apply({ type: 'ClaimBoost', ts: T0 + 2, boostId: 'B1', accountId: 'alice' }));
-  ok(
-    x.apply({
-      type: 'ParlayRequest',
-      ts: T0 + 10,
-      requestId: 'R1',
-      accountId: 'alice',
-      currency: 'CASH',
-      legs: [
-        { outcomeId: 'M1-a', price: 500_000 },
-        { outcomeId: 'M2-b', price: 400_000 },
-      ],
-      refPrice: 250_000,
-      stake: 250_000,
-      expiresAt: T0 + 30_010,
-      boostId: 'B1',
-    }),
-  );
+  ok(x.apply(parlayRequest({ refPrice: 250_000, stake: 250_000, boostId: 'B1' })));
   const [q] = houseQuotes(x, T0 + 20, house);
   assert.equal(q?.type === 'ParlayQuote' && q.maxQty, 4000); // 2.5 Cash at 0.125 buys 2000, twice that
 });
