@@ -35,6 +35,41 @@ export interface Market {
   outcomeIds: [string, string];
 }
 
+/**
+ * The game the parlay tests trade on, created through the admin API: Kansas City Chiefs @ Buffalo
+ * Bills (NFL, which must exist), pre-game, with a moneyline and a total of 47.5; its two markets.
+ */
+export async function kcAtBuf(admin: Api): Promise<Market[]> {
+  const team = async (name: string, symbol: string) =>
+    (await admin.call('POST', '/admin/v1/teams', { league: 'NFL', name, symbol })).body.id as string;
+  const ev = await admin.call('POST', '/admin/v1/events', {
+    type: 'Game',
+    status: 'OPEN_PREGAME',
+    description: 'Kansas City Chiefs @ Buffalo Bills',
+    league: 'NFL',
+    scheduledStart: '2030-01-26T18:30:00.000Z',
+    game: {
+      homeTeamId: await team('Buffalo Bills', 'BUF'),
+      awayTeamId: await team('Kansas City Chiefs', 'KC'),
+    },
+    markets: [
+      {
+        type: 'MONEY',
+        description: 'KC @ BUF Moneyline',
+        outcomes: [{ description: 'BUF' }, { description: 'KC' }],
+      },
+      {
+        type: 'TOTAL',
+        strike: 47.5,
+        description: 'KC @ BUF Total 47.5',
+        outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
+      },
+    ],
+  });
+  expectStatus(ev, 201);
+  return ev.body.markets as Market[];
+}
+
 export interface ParlayDesk {
   /** The operator's token (it survives a restart: the signing keys are in the store). */
   adminToken: string;
@@ -75,34 +110,7 @@ export async function parlayDesk(kind: StoreKind, cleanup: (() => Promise<void>)
     await admin().call('POST', '/admin/v1/leagues', { code: 'NFL', name: 'National Football League' }),
     201,
   );
-  const team = async (name: string, symbol: string) =>
-    (await admin().call('POST', '/admin/v1/teams', { league: 'NFL', name, symbol })).body.id as string;
-  const ev = await admin().call('POST', '/admin/v1/events', {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'Kansas City Chiefs @ Buffalo Bills',
-    league: 'NFL',
-    scheduledStart: '2030-01-26T18:30:00.000Z',
-    game: {
-      homeTeamId: await team('Buffalo Bills', 'BUF'),
-      awayTeamId: await team('Kansas City Chiefs', 'KC'),
-    },
-    markets: [
-      {
-        type: 'MONEY',
-        description: 'KC @ BUF Moneyline',
-        outcomes: [{ description: 'BUF' }, { description: 'KC' }],
-      },
-      {
-        type: 'TOTAL',
-        strike: 47.5,
-        description: 'KC @ BUF Total 47.5',
-        outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
-      },
-    ],
-  });
-  expectStatus(ev, 201);
-  const [m1, m2] = ev.body.markets as Market[];
+  const [m1, m2] = await kcAtBuf(admin());
   const ledger = async (who: { token: string }) =>
     (await as(who).call('GET', '/nbx/v2/emm/transactions?currency=CASH&limit=1000')).body as {
       kind: string;

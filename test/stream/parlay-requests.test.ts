@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { serverMessages } from '../../src/stream/message-schemas.ts';
+import { kcAtBuf } from '../helpers/parlay-desk.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, type ServerPlace, serverPlace, start } from '../helpers/server.ts';
 import { TradeClient } from '../helpers/trade-client.ts';
 import { Client, type Frame, isEvent } from './helpers.ts';
@@ -50,34 +51,7 @@ describe('parlay frames on /tape', () => {
     admin.token = await admin.tokenFor(ADMIN_ID, ADMIN_SECRET);
     tapeUrl = `${srv.url.replace('http', 'ws')}/tape`;
     assert.equal((await admin.call('POST', '/admin/v1/leagues', { code: 'NFL', name: 'NFL' })).status, 201);
-    const team = async (name: string, symbol: string) =>
-      (await admin.call('POST', '/admin/v1/teams', { league: 'NFL', name, symbol })).body.id as string;
-    const ev = await admin.call('POST', '/admin/v1/events', {
-      type: 'Game',
-      status: 'OPEN_PREGAME',
-      description: 'Kansas City Chiefs @ Buffalo Bills',
-      league: 'NFL',
-      scheduledStart: '2030-01-26T18:30:00.000Z',
-      game: {
-        homeTeamId: await team('Buffalo Bills', 'BUF'),
-        awayTeamId: await team('Kansas City Chiefs', 'KC'),
-      },
-      markets: [
-        {
-          type: 'MONEY',
-          description: 'KC @ BUF Moneyline',
-          outcomes: [{ description: 'BUF' }, { description: 'KC' }],
-        },
-        {
-          type: 'TOTAL',
-          strike: 47.5,
-          description: 'KC @ BUF Total 47.5',
-          outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
-        },
-      ],
-    });
-    assert.equal(ev.status, 201, JSON.stringify(ev.body));
-    const markets = ev.body.markets as { id: string; outcomeIds: [string, string] }[];
+    const markets = await kcAtBuf(admin);
     const liquidity = await mk('liquidity');
     for (const m of markets)
       for (const o of m.outcomeIds)
