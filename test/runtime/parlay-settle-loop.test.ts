@@ -9,7 +9,7 @@ import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandInput, CommandResult } from '../../src/exchange/types.ts';
 import { ParlaySettleLoop } from '../../src/runtime/parlay-settle-loop.ts';
 import { dueCommands } from '../../src/runtime/scheduler.ts';
-import { ok, setup, T0 } from '../exchange/fixtures.ts';
+import { ok, parlayRequest, setup, T0 } from '../exchange/fixtures.ts';
 
 const N = 9;
 
@@ -19,22 +19,7 @@ function world(): Exchange {
   for (let i = 0; i < N; i++) {
     const ts = T0 + 10 + i;
     const requestId = `R${i}`;
-    ok(
-      x.apply({
-        type: 'ParlayRequest',
-        ts,
-        requestId,
-        accountId: 'alice',
-        currency: 'CASH',
-        legs: [
-          { outcomeId: 'M1-a', price: 500_000 },
-          { outcomeId: 'M2-b', price: 400_000 },
-        ],
-        refPrice: 220_000,
-        stake: null,
-        expiresAt: ts + 60_000,
-      }),
-    );
+    ok(x.apply(parlayRequest({ ts, requestId, expiresAt: ts + 60_000 })));
     ok(
       x.apply({
         type: 'ParlayQuote',
