@@ -113,6 +113,7 @@ export function privateFill(f: Fill): PrivateFill {
     isTaker: f.isTaker,
     marketId: f.marketId,
     outcomeId: f.outcomeId,
+    currency: f.currency,
   };
 }
 

@@ -18,11 +18,15 @@ const cancelled = pickSchema(orderSchema, [
   'currency',
 ]);
 
-/** A fill of one of your orders: the book tick's fill, and when it was made. */
+/** A fill of one of your orders: the book tick's fill, when it was made and in which currency. */
 export const privateFillSchema = {
   ...tickSchemas.TickFill,
-  required: [...tickSchemas.TickFill.required, 'createdAt'],
-  properties: { ...tickSchemas.TickFill.properties, createdAt: isoTime },
+  required: [...tickSchemas.TickFill.required, 'createdAt', 'currency'],
+  properties: {
+    ...tickSchemas.TickFill.properties,
+    createdAt: isoTime,
+    currency: currencySchema,
+  },
 } as const;
 
 /** One of your orders was cancelled: the REST order's fields, when, and its flags if any. */

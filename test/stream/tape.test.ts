@@ -202,7 +202,9 @@ describe('/tape', () => {
       'isTaker',
       'marketId',
       'outcomeId',
+      'currency',
     ]);
+    assert.equal(fill.data.currency, 'CASH');
     assert.equal(fill.data.qty, 30);
     assert.equal(fill.data.isTaker, false);
     await b.next(isEvent('fill', (d) => d.isTaker === true));

@@ -63,6 +63,8 @@ describe('applyAccountFrame', () => {
     assert.equal(readAccountFrame({ event: 'mmp', data: { state: 'RESET' } }), undefined);
     assert.equal(readAccountFrame({ event: 'place', data: { id: 'x' } }), undefined);
     assert.equal(readAccountFrame(placeFrame(order('c', 5, { currency: 'COIN' }))), undefined);
+    const coinFill = { ...fill('g', 'c', 1, true), currency: 'COIN' };
+    assert.equal(readAccountFrame({ event: 'fill', data: coinFill, journalSeq: 8 }), undefined);
   });
 
   it('a resting placement is listed first; an amendment replaces it in place; a cancel removes it', () => {

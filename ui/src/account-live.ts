@@ -28,7 +28,7 @@ export function readAccountFrame(f: unknown): AccountFrame | undefined {
   const d = f.data;
   if (typeof d.id !== 'string' || typeof d.outcomeId !== 'string') return undefined;
   if (typeof d.price !== 'number' || typeof d.qty !== 'number') return undefined;
-  // The panel shows CASH; a fill names no currency (its order does), so a COIN fill is listed too.
+  // The panel shows CASH: a COIN order's place, fill and cancel frames name their currency.
   if (typeof d.currency === 'string' && d.currency !== 'CASH') return undefined;
   if (f.event === 'place') {
     if (typeof d.status !== 'string' || typeof d.originalQty !== 'number') return undefined;
