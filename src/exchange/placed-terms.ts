@@ -3,8 +3,8 @@
 // clientOrderId is compared with the terms the key was placed with (docs/http.md "Trading
 // semantics"); an order shows them until an amend or a mass quote changes its price or originalQty
 // (amend.ts: `reduceInPlace`, `liftOff`, `move`), or a post-only reprice rests it at another price
-// than the request's (matching.ts). Only then are they recorded, once, here: the common path keeps
-// nothing. Lifetime: the account's clientOrderId map, which keeps a key for good (a closed order's
+// than the request's (order-options.ts `mapClientOrder`). Only then are they recorded, once, here:
+// the common path keeps nothing. Lifetime: the account's clientOrderId map, which keeps a key for good (a closed order's
 // key still answers its placement), so an entry is never removed either.
 //
 // Part of the state: replay records the same entries, a replica following the journal holds them,
