@@ -5,7 +5,9 @@
 // its new level's queue, with the funds, locks and post-only checks of a placement, matching
 // whatever it now crosses (as Kalshi and Binance amend). The order keeps its id, account, outcome,
 // time in force, expiry, flags, clientOrderId and createdAt; `originalQty` becomes filled + the new
-// remaining quantity, so originalQty − qty still counts what it filled.
+// remaining quantity, so originalQty − qty still counts what it filled. The terms a keyed order was
+// placed with are kept before its first change (placed-terms.ts): each of reduceInPlace, liftOff and
+// move, which mass quotes share, keeps them.
 
 import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
@@ -30,6 +32,7 @@ import {
   NIL,
   TIF_MASK,
 } from './order-pool.ts';
+import { keepPlacedTerms } from './placed-terms.ts';
 import { orderRecord } from './records.ts';
 import { book, link, requeue, unlink } from './resting-orders.ts';
 import {
@@ -61,6 +64,7 @@ export function tradingRefusal(s: ExchangeState, market: MarketState, ts: number
  * kept, the reservation of the difference goes back to available.
  */
 export function reduceInPlace(s: ExchangeState, h: number, qty: number, ts: number, id?: string): void {
+  keepPlacedTerms(s, h);
   const pool = s.pool;
   const bookIndex = pool.i32[h * IW + I_BOOK]!;
   const currencyIndex = bookIndex & 1;
@@ -86,6 +90,7 @@ export function reduceInPlace(s: ExchangeState, h: number, qty: number, ts: numb
  * available: the first half of a re-queue (the caller enters it again at once).
  */
 export function liftOff(s: ExchangeState, h: number): void {
+  keepPlacedTerms(s, h); // it enters again at other terms
   const pool = s.pool;
   const bookIndex = pool.i32[h * IW + I_BOOK]!;
   const currencyIndex = bookIndex & 1;
@@ -260,6 +265,7 @@ function move(
   originalQty: number,
   ts: number,
 ): void {
+  keepPlacedTerms(s, h);
   const pool = s.pool;
   const currencyIndex = bookIndex & 1;
   const moneyPerTick = MONEY_PER_TICK_MCU[currencyIndex]!;

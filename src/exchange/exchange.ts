@@ -30,6 +30,7 @@ import { claimBoost, createBoost, endBoost } from './parlay-boosts.ts';
 import { parlayWager } from './parlay-fills.ts';
 import { parlayCancel, parlayQuote, parlayRequest } from './parlay-requests.ts';
 import { dueMarkets, settleParlays } from './parlay-settlement.ts';
+import { type PlacedTerms, placedTerms } from './placed-terms.ts';
 import * as q from './queries.ts';
 import type { ExchangeReader } from './reader.ts';
 import { settleMarket } from './settlement.ts';
@@ -183,6 +184,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   }
   orderIdForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined {
     return q.orderIdForClientOrderId(this.s, accountId, clientOrderId);
+  }
+  placedTerms(accountId: Id, clientOrderId: string): PlacedTerms | undefined {
+    return placedTerms(this.s, accountId, clientOrderId);
   }
   nextExpiry(): number | null {
     return q.nextExpiry(this.s);

@@ -6,7 +6,7 @@ import { touchBook, touchWallet } from './change-tracking.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
 import { checkProtected, mmpCheckLimits, mmpRecordFills } from './mmp.ts';
-import { repricedTick, STP_CANCEL_BOTH, STP_CANCEL_MAKER, stpCode } from './order-options.ts';
+import { mapClientOrder, repricedTick, STP_CANCEL_BOTH, STP_CANCEL_MAKER, stpCode } from './order-options.ts';
 import {
   F_CREATED_AT,
   F_EXPIRES_AT,
@@ -166,7 +166,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const emit = s.emitEvents;
   const placedAt = s.ev.length; // OrderPlaced goes first; filled in once the outcome is known
   if (emit) s.ev.push(PLACEHOLDER);
-  if (clientOrderId !== null) a.clientOrders.set(clientOrderId, taker);
+  if (clientOrderId !== null) mapClientOrder(s, a, clientOrderId, taker, c.price, tick, qty);
 
   let rem = qty;
   let nFills = 0;

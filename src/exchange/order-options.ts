@@ -1,10 +1,12 @@
 // The options a PlaceOrder may carry beyond its terms, kept off the matching loop's common path
 // (docs/exchange.md "Self-trade prevention", "Books and matching"): the self-trade prevention mode
-// and the post-only reprice. matching.ts calls these only when the command carries the option.
+// and the post-only reprice. matching.ts calls these only when the command carries the option, and
+// mapClientOrder for every keyed placement.
 
-import type { ExchangeState } from './state.ts';
+import { keepRequestedTerms } from './placed-terms.ts';
+import type { Account, ExchangeState } from './state.ts';
 import { ONE, TICK_INDEX, TICKS } from './ticks.ts';
-import { STP_MODES } from './types.ts';
+import { STP_MODES, type Tick } from './types.ts';
 
 /** STP mode codes (index in STP_MODES); an order without `stp` is CANCEL_BOTH. */
 export const STP_CANCEL_BOTH = 0;
@@ -29,4 +31,22 @@ export function repricedTick(s: ExchangeState, bookIndex: number, side: number, 
   if (bestOpp < 0 || tick + TICKS[bestOpp]! < ONE) return tick;
   const i = TICK_INDEX[ONE - TICKS[bestOpp]!]! - 1;
   return i >= 0 ? TICKS[i]! : -1;
+}
+
+/**
+ * Maps an accepted keyed placement's clientOrderId to its order. One that a post-only reprice rests
+ * at `tick`, not at its request's `price`, keeps the request's terms: a retry of the request
+ * repeats them (placed-terms.ts, docs/http.md "Trading semantics").
+ */
+export function mapClientOrder(
+  s: ExchangeState,
+  a: Account,
+  clientOrderId: string,
+  orderId: string,
+  price: Tick,
+  tick: Tick,
+  qty: number,
+): void {
+  a.clientOrders.set(clientOrderId, orderId);
+  if (tick !== price) keepRequestedTerms(s, a.idx, clientOrderId, price, qty);
 }

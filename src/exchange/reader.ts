@@ -2,6 +2,7 @@
 // maker and the read-model caches may ask of the state. Reads never mutate; records returned are
 // snapshots (or frozen views) that the caller must not modify.
 
+import type { PlacedTerms } from './placed-terms.ts';
 import type {
   BoostClaimRecord,
   BoostRecord,
@@ -64,6 +65,12 @@ export interface ExchangeReader {
   positions(accountId: Id, currency?: Currency): Position[];
   /** Result of an earlier placement with this clientOrderId, for idempotency. */
   orderIdForClientOrderId(accountId: Id, clientOrderId: string): Id | undefined;
+  /**
+   * The price and qty the order of this clientOrderId was placed with, when an amend, a mass quote
+   * or a post-only reprice has left it showing others; undefined while it shows its own
+   * (docs/exchange.md "Placed terms").
+   */
+  placedTerms(accountId: Id, clientOrderId: string): PlacedTerms | undefined;
 
   /** Earliest GTT expiry among resting orders, or null: when the scheduler must send `Expire`. */
   nextExpiry(): number | null;

@@ -25,6 +25,7 @@ import {
   TIF_MASK,
 } from './order-pool.ts';
 import { PARLAY_BOOSTS_MAGIC, PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
+import { PLACED_TERMS_SECTION, readPlacedTerms, writePlacedTerms } from './placed-terms.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
 import { ExchangeState, WALLET_RESERVED, WALLET_SLOTS } from './state.ts';
@@ -69,7 +70,12 @@ export function* snapshotSlices(
     clientOrders += a.clientOrders.size;
   }
   const w = new BinWriter(
-    (1 << 16) + s.accounts.length * 96 + entries * 24 + clientOrders * 160 + s.pool.size * 192,
+    (1 << 16) +
+      s.accounts.length * 96 +
+      entries * 24 +
+      clientOrders * 160 +
+      s.pool.size * 192 +
+      s.placedTerms.size * 128,
   );
   let work = 0;
   w.str(SNAPSHOT_MAGIC);
@@ -136,6 +142,7 @@ export function* snapshotSlices(
     }
   }
   writeMmp(s, w);
+  yield* writePlacedTerms(s, w, sliceWork);
   // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
   // without parlays keeps its bytes, and so its hash, from before parlays existed.
   if (!s.parlay.empty) writeParlays(w, s.parlay);
@@ -314,6 +321,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     const tag = r.str();
     r.off = at;
     if (tag === MMP_SECTION) readMmp(fresh, r);
+    else if (tag === PLACED_TERMS_SECTION) readPlacedTerms(fresh, r);
     else if (tag === PARLAY_MAGIC || tag === PARLAY_BOOSTS_MAGIC) readParlays(r, fresh);
     else throw new Error('snapshot: unknown section');
   }

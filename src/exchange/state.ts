@@ -101,6 +101,17 @@ export interface MmpWindow {
   net: number;
 }
 
+/**
+ * The terms a keyed order was placed with, once it stops showing them (placed-terms.ts): one entry
+ * per (account, clientOrderId).
+ */
+export interface PlacedEntry {
+  accountIndex: number;
+  clientOrderId: string;
+  price: number;
+  qty: number;
+}
+
 export interface Account {
   idx: number;
   id: Id;
@@ -157,6 +168,9 @@ export class ExchangeState {
   >();
   mmpFrozen = new Map<string, { accountIndex: number; eventId: Id; until: number }>();
   mmpWindows = new Map<string, MmpWindow>();
+  /** `${accountIndex}\0${clientOrderId}` → the terms it was placed with, for amended or repriced
+   * keyed orders only (placed-terms.ts). */
+  placedTerms = new Map<string, PlacedEntry>();
 
   // ------------------------------------------------------------------ parlays (parlay-state.ts)
   parlay = new ParlayState();

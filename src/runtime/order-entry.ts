@@ -19,7 +19,6 @@ import type {
 } from '../exchange/types.ts';
 import { priceToTick } from '../exchange/units.ts';
 import type { CommandInput, ExchangePort } from './exchange-port.ts';
-import { type PlacedTerms, placedTermsOf, type Terms } from './placed-terms.ts';
 
 /** A placement request as the wire gives it (price a decimal, everything else already integers). */
 export interface PlaceRequest {
@@ -129,8 +128,8 @@ export function placementOutcome(orderId: Id, events: DomainEvent[]): { order: O
   };
 }
 
-/** Two placements under one key: the terms sameRequest compares. */
-function sameTerms(a: Terms, b: PlaceCommand): boolean {
+/** Two placements under one key in one batch: the same terms (not stp, reprice, mmp, flags or ttl). */
+function sameTerms(a: PlaceCommand, b: PlaceCommand): boolean {
   return (
     a.outcomeId === b.outcomeId &&
     a.price === b.price &&
@@ -140,13 +139,26 @@ function sameTerms(a: Terms, b: PlaceCommand): boolean {
   );
 }
 
-function sameRequest(o: OrderRecord, cmd: PlaceCommand): boolean {
+/**
+ * Whether `cmd` repeats the placement that made order `o` under its key: the order's outcome,
+ * currency and tif (no change touches them), and the price and qty it was placed with, which the
+ * engine records when an amend, a mass quote or a post-only reprice leaves the order showing others
+ * (`reader.placedTerms`, docs/exchange.md "Placed terms"), else the order's own.
+ */
+function repeats(
+  r: ExchangeReader,
+  accountId: Id,
+  clientOrderId: string,
+  o: OrderRecord,
+  cmd: PlaceCommand,
+): boolean {
+  const placed = r.placedTerms(accountId, clientOrderId);
   return (
     o.outcomeId === cmd.outcomeId &&
-    o.price === cmd.price &&
-    o.originalQty === cmd.qty &&
     o.currency === cmd.currency &&
-    o.tif === cmd.tif
+    o.tif === cmd.tif &&
+    (placed?.price ?? o.price) === cmd.price &&
+    (placed?.qty ?? o.originalQty) === cmd.qty
   );
 }
 
@@ -159,30 +171,10 @@ export type RejectionToError = (r: {
 }) => ApiError;
 
 export class OrderEntry {
-  /** The terms each key was placed with, shared with every OrderEntry over this port. */
-  private readonly placed: PlacedTerms;
-
   constructor(
     private readonly port: ExchangePort,
     private readonly rejectionError: RejectionToError,
-  ) {
-    this.placed = placedTermsOf(port);
-  }
-
-  /**
-   * Whether `cmd` repeats the placement that made order `o`: against the terms it was placed with
-   * when they are remembered (so an amend since changes nothing: placed-terms.ts), else against
-   * the order's own.
-   */
-  private repeats(accountId: Id, clientOrderId: string, o: OrderRecord, cmd: PlaceCommand): boolean {
-    const terms = this.placed.termsOf(accountId, clientOrderId, o.id);
-    return terms !== undefined ? sameTerms(terms, cmd) : sameRequest(o, cmd);
-  }
-
-  /** Records an accepted keyed placement's terms (the engine accepts one placement per key). */
-  private accepted(accountId: Id, cmd: PlaceCommand): void {
-    if (cmd.clientOrderId) this.placed.remember(accountId, cmd.clientOrderId, cmd.orderId, cmd);
-  }
+  ) {}
 
   /** An order of this account, live first (fresher), then history; undefined for anyone else's. */
   async findOrder(r: ExchangeReader, accountId: Id, orderId: Id): Promise<OrderRecord | undefined> {
@@ -206,7 +198,7 @@ export class OrderEntry {
     if (!prior) return undefined;
     const o = await this.findOrder(r, accountId, prior);
     if (!o) return undefined;
-    if (!this.repeats(accountId, cmd.clientOrderId, o, cmd)) {
+    if (!repeats(r, accountId, cmd.clientOrderId, o, cmd)) {
       throw new ApiError('DUPLICATE_CLIENT_ORDER_ID', undefined, {
         clientOrderId: cmd.clientOrderId,
         orderId: o.id,
@@ -232,7 +224,6 @@ export class OrderEntry {
       if (winner) return winner;
     }
     if (!result.ok) throw this.rejectionError(result);
-    this.accepted(accountId, cmd);
     const { order, fills } = placementOutcome(orderId, result.events);
     return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
@@ -286,7 +277,6 @@ export class OrderEntry {
         : [];
     toSubmit.forEach(({ index, cmd }, k) => {
       const res = outcomes[k]!;
-      if (res.ok) this.accepted(accountId, cmd);
       results[index] = res.ok
         ? { ...placementOutcome(cmd.orderId, res.events), replayed: false, seq: seqs[k] ?? null }
         : this.rejectionError(res);

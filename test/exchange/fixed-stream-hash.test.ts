@@ -470,13 +470,14 @@ function* stream(): Generator<Command> {
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
  * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
- * reprice, market-maker protection, and parlay settlement in chunks. */
+ * reprice, market-maker protection, parlay settlement in chunks, and the placed terms of amended
+ * and repriced keyed orders (their snapshot section moves the hashes, not the results digest). */
 const PINNED = {
   commands: 300_000,
   accepted: 179_725,
-  hashAt100k: '172bcd8b63bbbfd0f543b175ac2abe26b073e92d54d5aaecfa411bd420fd5753',
-  hashAt200k: '39818f9f3d4ead96c00bd80c2012202040699c2a311004ebf0bfe56d7efcd495',
-  finalHash: '2b03372b9af2f6ca1f14b61a47ddb22fc8fea7672b2ff7bc7b94ac33cc8cd999',
+  hashAt100k: '49181acee7185ef699abfeaf54eb006eed9e19585c44e328d71fb4beafb32af3',
+  hashAt200k: '15c3aa037ac3689b1b9c49e20d5d9096ab08b48b6d9940ee237fac0df4641f37',
+  finalHash: '444d6aa26f702077e493169b5ebf806364dd91f9eeeec82c827b068929260ec2',
   resultsDigest: 'e8c6d3170932aad19e47827185f3a6994a8738790d6684d873e9848dea10bcd4',
 };
 
