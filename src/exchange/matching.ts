@@ -306,7 +306,8 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         feeCoefficient: feeCoef,
         ts: c.ts,
       };
-      s.ev.push({ kind: 'OrderFilled', fill: makerFill }, { kind: 'OrderFilled', fill: takerFill });
+      s.ev.push({ kind: 'OrderFilled', fill: makerFill });
+      s.ev.push({ kind: 'OrderFilled', fill: takerFill });
     }
     if (lastQ >= 0) {
       outA.last[c.currency] = ONE - lastQ;
@@ -405,7 +406,7 @@ export function placedRecord(
     createdAt: c.ts,
     updatedAt: c.ts,
   };
-  s.ev[placedAt] = { kind: 'OrderPlaced', order: rec };
+  s.ev.set(placedAt, { kind: 'OrderPlaced', order: rec });
   if (!rests && rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
 }
 
