@@ -193,7 +193,8 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
     price,
     qty,
     tif,
-    ...(expiresAt >= 0 ? { ttl: expiresAt - c.ts } : {}),
+    // undefined unless GTT (placeOrder reads ttl for GTT only): one shape, no spread of a temporary
+    ttl: expiresAt >= 0 ? expiresAt - c.ts : undefined,
     flags,
     clientOrderId,
   });
