@@ -275,8 +275,11 @@ export function ok(_s: ExchangeState): CommandResult {
  * at their exact length: a fresh `[]` per command grew to 17 slots at its first push (~185 bytes
  * where three events need ~70) and again past 17, the largest allocation of a command after its
  * records (docs/bench-engine.md "Building events"). Slots past `length` keep the previous
- * commands' events until overwritten; `take` drops the array when a command left it large.
+ * commands' events alive until overwritten, so `take` drops the array after a command of more
+ * than BUFFER_KEEP events (a settlement's, a cancel-all's): at most that many are kept so.
  */
+const BUFFER_KEEP = 64;
+
 export class EventBuffer {
   private buf: DomainEvent[] = [];
   private n = 0;
@@ -303,7 +306,7 @@ export class EventBuffer {
     this.n = 0;
     if (n === 0) return [];
     const out = this.buf.slice(0, n);
-    if (n > 1024) this.buf = [];
+    if (n > BUFFER_KEEP) this.buf = [];
     return out;
   }
 }
