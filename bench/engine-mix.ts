@@ -5,7 +5,7 @@
 // CancelOrder and a new PlaceOrder (two commands). Rounds interleave the two.
 //
 //   node --expose-gc --import tsx bench/engine-mix.ts [--ops 1000000] [--runs 3] [--rates 250000,500000,1000000]
-//        [--before <checkout> [--ab-only]]
+//        [--before <checkout> [--ab-only]] [--consume]
 //
 // 1. Throughput: the whole pre-built stream back to back; operations/s (a move counts once) and
 //    commands/s.
@@ -34,7 +34,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICKS } from '../src/exchange/ticks.ts';
-import type { Command } from '../src/exchange/types.ts';
+import type { Command, CommandResult } from '../src/exchange/types.ts';
+import { HistoryBatch } from '../src/runtime/history.ts';
 import { rng } from '../test/helpers/prng.ts';
 import { arg, numArg } from './lib/args.ts';
 
@@ -220,6 +221,29 @@ function fresh(snap: Uint8Array, warm: Command[], events: boolean, Ctor = Exchan
 /** Commands are cloned before timing: an engine that records handles writes into them. */
 const cloneOps = (ops: Op[]) => ops.map((op) => op.map((c) => ({ ...c })) as Op);
 
+/**
+ * `--consume`: each accepted result's events go into the history projection's batch
+ * (src/runtime/history.ts `HistoryBatch`, which reads every event and keeps orders and fills) and
+ * are held there for 1,000 operations, as the server holds a command's events until its group
+ * commit is durable: they outlive young-generation collections there, where without it the bench
+ * drops them at once. Off by default, so the figures compare with earlier ones.
+ */
+const CONSUME = process.argv.includes('--consume');
+const HOLD = 1_000;
+class Consumer {
+  private batch = new HistoryBatch();
+  private n = 0;
+  private seq = 0;
+  take(r: CommandResult, ts: number): void {
+    this.seq++;
+    if (r.ok && r.events.length > 0) this.batch.add(this.seq, r.events, ts);
+  }
+  /** After each operation: a new batch every HOLD operations (the old one is dropped). */
+  next(): void {
+    if (++this.n % HOLD === 0) this.batch = new HistoryBatch();
+  }
+}
+
 function throughput(
   snap: Uint8Array,
   warm: Command[],
@@ -229,11 +253,16 @@ function throughput(
 ): { opsPerSec: number; cmdsPerSec: number } {
   const x = fresh(snap, warm, events, Ctor);
   const todo = cloneOps(ops);
+  const consumer = CONSUME ? new Consumer() : undefined;
   gc?.();
   let cmds = 0;
   const t0 = performance.now();
   for (const op of todo) {
-    for (const c of op) x.apply(c);
+    if (consumer === undefined) for (const c of op) x.apply(c);
+    else {
+      for (const c of op) consumer.take(x.apply(c), c.ts);
+      consumer.next();
+    }
     cmds += op.length;
   }
   const s = (performance.now() - t0) / 1000;
@@ -265,6 +294,7 @@ function latency(
 ): { p50: number; p99: number; p9999: number; max: number; from: number; to: number } {
   const x = fresh(snap, warm, true);
   const todo = cloneOps(ops);
+  const consumer = CONSUME ? new Consumer() : undefined;
   const lat = new Float64Array(todo.length);
   gc?.();
   const interval = 1000 / rate; // ms
@@ -274,7 +304,11 @@ function latency(
     while (performance.now() < due) {
       /* spin: the offered rate, not the engine, sets the pace */
     }
-    for (const c of todo[i]!) x.apply(c);
+    if (consumer === undefined) for (const c of todo[i]!) x.apply(c);
+    else {
+      for (const c of todo[i]!) consumer.take(x.apply(c), c.ts);
+      consumer.next();
+    }
     lat[i] = (performance.now() - due) * 1000; // µs
   }
   const to = performance.now();
