@@ -5,14 +5,16 @@
 // CancelOrder and a new PlaceOrder (two commands). Rounds interleave the two.
 //
 //   node --expose-gc --import tsx bench/engine-mix.ts [--ops 1000000] [--runs 3] [--rates 250000,500000,1000000]
-//        [--before <checkout> [--ab-only]]
+//        [--before <checkout> [--ab-only]] [--consume]
 //
 // 1. Throughput: the whole pre-built stream back to back; operations/s (a move counts once) and
 //    commands/s.
 // 2. Latency at fixed offered rates, without coordinated omission: operation i is due at
 //    t0 + i / rate; the loop waits (spinning) until it is due, or runs it at once when late, and its
 //    latency is completion − due time, so a stall delays and counts every operation queued behind
-//    it. p50 / p99 / p99.99 per rate; performance.now() around each (≈ 30–50 ns of its own).
+//    it. p50 / p99 / p99.99 per rate; performance.now() around each (≈ 30–50 ns of its own). Beside
+//    them the garbage collections Node reports inside the window (count, total and longest pause):
+//    how much of the tail is GC. Another young generation: NODE_OPTIONS=--max-semi-space-size=<MB>.
 // Streams are built before timing on a shadow exchange (so cancels and moves aim at orders that
 // are really resting), then replayed into a fresh exchange restored from the same setup snapshot.
 // `--before <checkout>`: the amend stream also runs through that checkout's engine in the same
@@ -28,10 +30,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICKS } from '../src/exchange/ticks.ts';
-import type { Command } from '../src/exchange/types.ts';
+import type { Command, CommandResult } from '../src/exchange/types.ts';
+import { HistoryBatch } from '../src/runtime/history.ts';
 import { rng } from '../test/helpers/prng.ts';
 import { arg, numArg } from './lib/args.ts';
 
@@ -217,6 +221,29 @@ function fresh(snap: Uint8Array, warm: Command[], events: boolean, Ctor = Exchan
 /** Commands are cloned before timing: an engine that records handles writes into them. */
 const cloneOps = (ops: Op[]) => ops.map((op) => op.map((c) => ({ ...c })) as Op);
 
+/**
+ * `--consume`: each accepted result's events go into the history projection's batch
+ * (src/runtime/history.ts `HistoryBatch`, which reads every event and keeps orders and fills) and
+ * are held there for 1,000 operations, as the server holds a command's events until its group
+ * commit is durable: they outlive young-generation collections there, where without it the bench
+ * drops them at once. Off by default, so the figures compare with earlier ones.
+ */
+const CONSUME = process.argv.includes('--consume');
+const HOLD = 1_000;
+class Consumer {
+  private batch = new HistoryBatch();
+  private n = 0;
+  private seq = 0;
+  take(r: CommandResult, ts: number): void {
+    this.seq++;
+    if (r.ok && r.events.length > 0) this.batch.add(this.seq, r.events, ts);
+  }
+  /** After each operation: a new batch every HOLD operations (the old one is dropped). */
+  next(): void {
+    if (++this.n % HOLD === 0) this.batch = new HistoryBatch();
+  }
+}
+
 function throughput(
   snap: Uint8Array,
   warm: Command[],
@@ -226,15 +253,37 @@ function throughput(
 ): { opsPerSec: number; cmdsPerSec: number } {
   const x = fresh(snap, warm, events, Ctor);
   const todo = cloneOps(ops);
+  const consumer = CONSUME ? new Consumer() : undefined;
   gc?.();
   let cmds = 0;
   const t0 = performance.now();
   for (const op of todo) {
-    for (const c of op) x.apply(c);
+    if (consumer === undefined) for (const c of op) x.apply(c);
+    else {
+      for (const c of op) consumer.take(x.apply(c), c.ts);
+      consumer.next();
+    }
     cmds += op.length;
   }
   const s = (performance.now() - t0) / 1000;
   return { opsPerSec: todo.length / s, cmdsPerSec: cmds / s };
+}
+
+/** Garbage collections as Node reports them (start on performance.now()'s clock, duration ms). */
+const collections: { start: number; ms: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) collections.push({ start: e.startTime, ms: e.duration });
+}).observe({ entryTypes: ['gc'] });
+
+/** Collections that began inside [from, to], once Node has reported them (after a turn). */
+async function collectionsIn(from: number, to: number): Promise<{ n: number; total: number; max: number }> {
+  await new Promise((r) => setTimeout(r, 20)); // one turn is not enough for Node to deliver them
+  const inside = collections.filter((g) => g.start >= from && g.start <= to);
+  return {
+    n: inside.length,
+    total: inside.reduce((a, g) => a + g.ms, 0),
+    max: inside.reduce((a, g) => Math.max(a, g.ms), 0),
+  };
 }
 
 function latency(
@@ -242,9 +291,10 @@ function latency(
   warm: Command[],
   ops: Op[],
   rate: number,
-): { p50: number; p99: number; p9999: number; max: number } {
+): { p50: number; p99: number; p9999: number; max: number; from: number; to: number } {
   const x = fresh(snap, warm, true);
   const todo = cloneOps(ops);
+  const consumer = CONSUME ? new Consumer() : undefined;
   const lat = new Float64Array(todo.length);
   gc?.();
   const interval = 1000 / rate; // ms
@@ -254,12 +304,17 @@ function latency(
     while (performance.now() < due) {
       /* spin: the offered rate, not the engine, sets the pace */
     }
-    for (const c of todo[i]!) x.apply(c);
+    if (consumer === undefined) for (const c of todo[i]!) x.apply(c);
+    else {
+      for (const c of todo[i]!) consumer.take(x.apply(c), c.ts);
+      consumer.next();
+    }
     lat[i] = (performance.now() - due) * 1000; // µs
   }
+  const to = performance.now();
   lat.sort();
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!;
-  return { p50: q(0.5), p99: q(0.99), p9999: q(0.9999), max: lat[lat.length - 1]! };
+  return { p50: q(0.5), p99: q(0.99), p9999: q(0.9999), max: lat[lat.length - 1]!, from: t0, to };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -350,12 +405,17 @@ if (Before !== undefined) {
   process.stdout.write(r.stdout);
 }
 console.log('\nLatency per operation at fixed offered rates, events on (µs, completion − due time)\n');
-console.log('| rate (ops/s) | variant | p50 | p99 | p99.99 | max |\n|---:|---|---:|---:|---:|---:|');
+// The collections inside each window: how many, their total and longest pause (ms). A pause delays
+// every operation due during it and the backlog behind it, so they say how much of the tail is GC.
+console.log(
+  '| rate (ops/s) | variant | p50 | p99 | p99.99 | max | collections in the window (n, total ms, longest ms) |\n|---:|---|---:|---:|---:|---:|---|',
+);
 for (const rate of AB_ONLY ? [] : RATES) {
   for (const v of variants.slice(0, 2)) {
     const l = latency(snap, v.warm, v.ops.slice(0, Math.min(v.ops.length, rate * 2)), rate);
+    const g = await collectionsIn(l.from, l.to);
     console.log(
-      `| ${rate} | ${v.label} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.p9999.toFixed(1)} | ${l.max.toFixed(0)} |`,
+      `| ${rate} | ${v.label} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.p9999.toFixed(1)} | ${l.max.toFixed(0)} | ${g.n}, ${g.total.toFixed(1)}, ${g.max.toFixed(1)} |`,
     );
   }
 }

@@ -193,7 +193,8 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
     price,
     qty,
     tif,
-    ...(expiresAt >= 0 ? { ttl: expiresAt - c.ts } : {}),
+    // undefined unless GTT (placeOrder reads ttl for GTT only): one shape, no spread of a temporary
+    ttl: expiresAt >= 0 ? expiresAt - c.ts : undefined,
     flags,
     clientOrderId,
   });
@@ -219,15 +220,15 @@ function requeueEvents(
   createdAt: number,
   originalQty: number,
 ): void {
-  const placed = s.ev[at]!;
+  const placed = s.ev.at(at);
   if (placed.kind !== 'OrderPlaced') throw new Error('amend: placement event missing');
   const rec: OrderRecord = placed.order;
   rec.createdAt = createdAt;
   rec.originalQty = originalQty;
-  s.ev[at] = { kind: 'OrderAmended', order: rec, requeued: true };
+  s.ev.set(at, { kind: 'OrderAmended', order: rec, requeued: true });
   const prefix = `${id}:${s.seq}`;
   for (let i = at + 1; i < s.ev.length; i++) {
-    const e = s.ev[i]!;
+    const e = s.ev.at(i);
     if (e.kind === 'OrderFilled') e.fill.id = prefix + e.fill.id.slice(id.length);
   }
 }

@@ -109,20 +109,20 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const s = this.s;
     s.stamp++;
     s.seq = seq;
-    if (s.emitEvents) s.ev = [];
-    else {
-      s.ev = s.scratchEv;
-      if (s.scratchEv.length > 0) s.scratchEv.length = 0;
-    }
+    s.ev.clear();
     const r = dispatch(s, cmd);
     if (r.ok) {
       s.lastSeq = seq;
-      flushTouched(s); // replay mode: r is the shared result without events (state.ts ok)
+      flushTouched(s);
+      // r is the shared accepted result (state.ts ok); replay mode returns it, events are dropped
+      if (s.emitEvents) return { ok: true, events: s.ev.take() };
+      s.ev.clear();
     } else {
       // Handlers validate before mutating, so nothing was touched; clear defensively anyway.
       s.nBooks = 0;
       s.nWallets = 0;
       s.nPos = 0;
+      s.ev.clear();
     }
     return r;
   }

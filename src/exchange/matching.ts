@@ -26,6 +26,7 @@ import {
   PROTECTED,
 } from './order-pool.ts';
 import { addPosition, posFor } from './positions.ts';
+import { small } from './records.ts';
 import { book, cancelHandle, link, unlink } from './resting-orders.ts';
 import {
   type Account,
@@ -261,16 +262,13 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
     const feeCoef = live ? s.feePpm / PPM : 0;
     for (let i = 0; i < nFills; i++) {
       const h = s.fMaker[i]!;
-      const m = s.fQty[i]!;
+      const m = small(s.fQty[i]!); // records.ts small: the fills keep small-integer fields
       const q = TICKS[s.fLevel[i]!]!;
       const wash = s.fWash[i] === 1;
       if (!wash) {
         filledQty += m;
         lastQ = q;
-      } else {
-        // the maker half of the wash: cancel the resting order (after its fill record below)
-        washMaker = h;
-      }
+      } else washMaker = h; // the maker half of the wash: cancelled after its fill record below
       if (!emit) continue;
       const few = i < FILL_SUFFIXES;
       const mkId = s.accounts[pool.i32[h * IW + I_ACCOUNT]!]!.id;
@@ -302,11 +300,12 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         qty: m,
         isTaker: true,
         isWash: wash,
-        fee: s.fFee[i]!,
+        fee: small(s.fFee[i]!),
         feeCoefficient: feeCoef,
         ts: c.ts,
       };
-      s.ev.push({ kind: 'OrderFilled', fill: makerFill }, { kind: 'OrderFilled', fill: takerFill });
+      s.ev.push({ kind: 'OrderFilled', fill: makerFill });
+      s.ev.push({ kind: 'OrderFilled', fill: takerFill });
     }
     if (lastQ >= 0) {
       outA.last[c.currency] = ONE - lastQ;
@@ -405,7 +404,7 @@ export function placedRecord(
     createdAt: c.ts,
     updatedAt: c.ts,
   };
-  s.ev[placedAt] = { kind: 'OrderPlaced', order: rec };
+  s.ev.set(placedAt, { kind: 'OrderPlaced', order: rec });
   if (!rests && rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
 }
 

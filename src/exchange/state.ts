@@ -177,15 +177,18 @@ export class ExchangeState {
 
   // ------------------------------------------------------------------ per-command scratch
   stamp = 0;
-  ev: DomainEvent[] = [];
+  /** The events of the command being applied (EventBuffer below); its result takes a copy. */
+  readonly ev = new EventBuffer();
   seq = 0;
   // touched lists are reused across commands: n* counts the live prefix (no per-command arrays)
   touchedBooks: number[] = [];
   nBooks = 0;
   nWallets = 0;
   nPos = 0;
-  /** Event sink of replay mode: rare catalog events land here and are dropped. */
-  readonly scratchEv: DomainEvent[] = [];
+  /** BookChanged by book index and WalletChanged by account index × 2 + currency index, built
+   * once each (change-tracking.ts): the same values every time, frozen, so shared by every result. */
+  bookChanged: DomainEvent[] = [];
+  walletChanged: DomainEvent[] = [];
   bookStamp: number[] = [];
   touchedWallets: number[] = []; // account index × 2 + currency index
   touchedPos: Pos[] = [];
@@ -258,7 +261,52 @@ export const NO_EVENTS: DomainEvent[] = Object.freeze([]) as unknown as DomainEv
 /** Replay mode's one accepted result (frozen): no object per command where nobody reads events. */
 const QUIET_OK: CommandResult = Object.freeze({ ok: true, events: NO_EVENTS }) as CommandResult;
 
-/** The result of an accepted command: the events collected so far (replay mode: none). */
-export function ok(s: ExchangeState): CommandResult {
-  return s.emitEvents ? { ok: true, events: s.ev } : QUIET_OK;
+/**
+ * What a handler returns when it accepts: the one shared accepted result. `Exchange.applySeq`
+ * returns it as it is in replay mode, and with events on builds the command's own result from the
+ * buffer once the touches are flushed (a handler's result cannot hold them: they come after it).
+ */
+export function ok(_s: ExchangeState): CommandResult {
+  return QUIET_OK;
+}
+
+/**
+ * A command's events, collected in one array reused across commands and copied out at the end,
+ * at their exact length: a fresh `[]` per command grew to 17 slots at its first push (~185 bytes
+ * where three events need ~70) and again past 17, the largest allocation of a command after its
+ * records (docs/bench-engine.md "Building events"). Slots past `length` keep the previous
+ * commands' events alive until overwritten, so `take` drops the array after a command of more
+ * than BUFFER_KEEP events (a settlement's, a cancel-all's): at most that many are kept so.
+ */
+const BUFFER_KEEP = 64;
+
+export class EventBuffer {
+  private buf: DomainEvent[] = [];
+  private n = 0;
+
+  get length(): number {
+    return this.n;
+  }
+  push(e: DomainEvent): void {
+    this.buf[this.n++] = e;
+  }
+  at(i: number): DomainEvent {
+    return this.buf[i]!;
+  }
+  set(i: number, e: DomainEvent): void {
+    this.buf[i] = e;
+  }
+  /** Forgets the events collected (replay mode, a rejection). */
+  clear(): void {
+    this.n = 0;
+  }
+  /** The events collected, as a new array of their own, and the buffer emptied. */
+  take(): DomainEvent[] {
+    const n = this.n;
+    this.n = 0;
+    if (n === 0) return [];
+    const out = this.buf.slice(0, n);
+    if (n > BUFFER_KEEP) this.buf = [];
+    return out;
+  }
 }
