@@ -108,11 +108,18 @@ function bookSeqs(reader: VersionedReader, event: EventRecord, currency: Currenc
   return out;
 }
 
-const sameSeqs = (a: readonly number[] | undefined, b: readonly number[] | undefined): boolean => {
-  if (a === undefined || b === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether every book of the game still has the seq `seqs` holds (no array made: this is the hit path). */
+function sameBooks(
+  reader: VersionedReader,
+  event: EventRecord,
+  currency: Currency,
+  seqs: readonly number[] | undefined,
+): boolean {
+  const ids = event.marketIds;
+  if (seqs === undefined || reader.bookSeq === undefined || seqs.length !== ids.length) return false;
+  for (let i = 0; i < ids.length; i++) if (reader.bookSeq(ids[i]!, currency) !== seqs[i]) return false;
   return true;
-};
+}
 
 /**
  * fitGame, memoized per reader, event and currency while what it reads stands: the same
@@ -142,8 +149,7 @@ export function fitGameCached(
   const hit = perReader.get(key);
   if (hit && hit.sdMargin === sdMargin && hit.sdTotal === sdTotal) {
     if (hit.seq === seq) return hit.fit;
-    const books = bookSeqs(reader, event, currency);
-    if (hit.catalog === reader.catalogVersion && sameSeqs(hit.books, books)) {
+    if (hit.catalog === reader.catalogVersion && sameBooks(reader, event, currency, hit.books)) {
       hit.seq = seq;
       return hit.fit;
     }
