@@ -9,7 +9,7 @@ import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { InvalidTokenError } from '../../auth/verifier.ts';
 import { ApiError } from '../../errors.ts';
-import type { StreamSocket } from '../../stream/connection.ts';
+import type { StreamSocket } from '../../stream/hub.ts';
 import { mapError } from '../error-handler.ts';
 
 const BEARER_PROTOCOL = 'bearer.';
