@@ -16,16 +16,7 @@ export interface StreamSocket {
   /** Bytes accepted by send() and not yet handed to the kernel. */
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
-  /** Holds writes back until `uncork` (a TCP socket's cork), so several frames leave in one write. */
-  cork?(): void;
-  uncork?(): void;
 }
-
-/**
- * Held bytes past which a corked connection is written out at once: the buffer bound counts what
- * a cork holds as buffered, and a command's frames must not look like a reader falling behind.
- */
-export const CORK_FLUSH_BYTES = 64 * 1024;
 
 export interface Principalish {
   accountId: Id | null;
@@ -85,8 +76,6 @@ export class Connection {
   /** Replays in progress, by book key or channel name. */
   readonly replays = new Map<string, Replay>();
   closed = false;
-  /** The socket is corked until the end of the current task (`hold`). */
-  private corked = false;
 
   constructor(
     private readonly owner: ConnectionOwner,
@@ -122,38 +111,15 @@ export class Connection {
     if (frames.length === 1) {
       const f = frames[0]!;
       if (buffered > 0 && buffered + f.length > bound) return false;
-      this.hold();
       this.socket.send(f);
-    } else {
-      if (buffered > 0) {
-        let size = buffered;
-        for (const f of frames) size += f.length;
-        if (size > bound) return false;
-      }
-      this.hold();
-      for (const f of frames) this.socket.send(f);
+      return true;
     }
-    if (this.corked && this.socket.bufferedAmount > CORK_FLUSH_BYTES) this.flush();
+    if (buffered > 0) {
+      let size = buffered;
+      for (const f of frames) size += f.length;
+      if (size > bound) return false;
+    }
+    for (const f of frames) this.socket.send(f);
     return true;
-  }
-
-  /**
-   * Corks the socket until the end of the current task: a group commit releases every command's
-   * frames in one pass (hub.ts `committed`), so a connection's frames of that commit — a request,
-   * its quote, a fill and its wallet changes — leave in one write (one system call) rather than
-   * one each. The microtask runs before the event loop does any I/O, so nothing is delayed.
-   */
-  private hold(): void {
-    if (this.corked || this.socket.cork === undefined) return;
-    this.corked = true;
-    this.socket.cork();
-    queueMicrotask(() => this.flush());
-  }
-
-  /** Writes out what the cork holds (at most once per `hold`). */
-  private flush(): void {
-    if (!this.corked) return;
-    this.corked = false;
-    this.socket.uncork?.();
   }
 }

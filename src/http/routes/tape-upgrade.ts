@@ -9,7 +9,6 @@ import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { InvalidTokenError } from '../../auth/verifier.ts';
 import { ApiError } from '../../errors.ts';
-import type { StreamSocket } from '../../stream/hub.ts';
 import { mapError } from '../error-handler.ts';
 
 const BEARER_PROTOCOL = 'bearer.';
@@ -139,22 +138,5 @@ export function pingSweep(wss: WebSocketServer, ms: number): { watch(ws: WebSock
       ws.on('pong', () => alive.set(ws, true));
     },
     stop: () => clearInterval(timer),
-  };
-}
-
-/**
- * The hub's view of an upgraded socket: the `ws` socket for frames, and the TCP socket under it to
- * cork while a commit's frames are released (src/stream/connection.ts `hold`), so they leave in
- * one write.
- */
-export function streamSocket(ws: WebSocket, tcp: Duplex): StreamSocket {
-  return {
-    send: (frame) => ws.send(frame),
-    get bufferedAmount() {
-      return ws.bufferedAmount;
-    },
-    close: (code, reason) => ws.close(code, reason),
-    cork: () => tcp.cork(),
-    uncork: () => tcp.uncork(),
   };
 }

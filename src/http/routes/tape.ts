@@ -28,7 +28,7 @@ import { tradeChannel } from '../order-socket/messages.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
 import { VIEWER_CLIENT_ID } from '../ui-viewer.ts';
 import { MessageBucket, StallClock } from './tape-rate.ts';
-import { authenticate, badUpgrade, pingSweep, refuse, streamSocket, tokenOf } from './tape-upgrade.ts';
+import { authenticate, badUpgrade, pingSweep, refuse, tokenOf } from './tape-upgrade.ts';
 import { TRADE_PATH } from './trade.ts';
 
 export interface TapeOptions {
@@ -203,7 +203,7 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
           );
           return;
         }
-        wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, principal, url));
+        wss.handleUpgrade(req, socket, head, (ws) => open(ws, principal, url));
       },
       (err) => {
         opts.metrics?.authFailures.inc({ reason: 'stream_token' });
@@ -212,11 +212,8 @@ export default async function tapeRoutes(app: FastifyInstance, opts: TapeOptions
     );
   };
 
-  const open = (ws: WebSocket, tcp: Duplex, principal: Principal, url: URL) => {
-    const c = hub.connect(streamSocket(ws, tcp), {
-      ...principal,
-      public: principal.clientId === VIEWER_CLIENT_ID,
-    });
+  const open = (ws: WebSocket, principal: Principal, url: URL) => {
+    const c = hub.connect(ws, { ...principal, public: principal.clientId === VIEWER_CLIENT_ID });
     connOf.set(ws, c);
     pings.watch(ws);
     const bucket = new MessageBucket(maxRate, stalls);
