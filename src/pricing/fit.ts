@@ -94,14 +94,45 @@ export function fitGame(
 }
 
 /**
- * fitGame, memoized per reader, event and currency while the reader's `lastSeq` stays the same.
- * Every accepted command bumps lastSeq (src/exchange/reader.ts), so an unchanged lastSeq means
- * unchanged books and catalog, and the memo returns exactly what fitGame would. A reader without
- * lastSeq (a test double) is fitted on every call. A quote otherwise spends most of its time here:
- * the fit reads both sides of every market of the game.
+ * What a fit reads of the exchange, as a version: the catalog's (statuses, lines, the game's
+ * markets) and each of the game's books' seq (both outcomes' best bids). A reader without them (a
+ * test double) has none, and its fits are keyed by lastSeq alone.
+ */
+type VersionedReader = FitReader & Partial<Pick<ExchangeReader, 'lastSeq' | 'catalogVersion' | 'bookSeq'>>;
+
+/** The game's books' seqs in `event.marketIds` order, or undefined when the reader has none. */
+function bookSeqs(reader: VersionedReader, event: EventRecord, currency: Currency): number[] | undefined {
+  if (reader.bookSeq === undefined || typeof reader.catalogVersion !== 'number') return undefined;
+  const out: number[] = [];
+  for (const id of event.marketIds) out.push(reader.bookSeq(id, currency));
+  return out;
+}
+
+/** Whether every book of the game still has the seq `seqs` holds (no array made: this is the hit path). */
+function sameBooks(
+  reader: VersionedReader,
+  event: EventRecord,
+  currency: Currency,
+  seqs: readonly number[] | undefined,
+): boolean {
+  const ids = event.marketIds;
+  if (seqs === undefined || reader.bookSeq === undefined || seqs.length !== ids.length) return false;
+  for (let i = 0; i < ids.length; i++) if (reader.bookSeq(ids[i]!, currency) !== seqs[i]) return false;
+  return true;
+}
+
+/**
+ * fitGame, memoized per reader, event and currency while what it reads stands: the same
+ * `lastSeq` (no command since), or else the same catalog version and the same seq on every book
+ * of the game. Every accepted command bumps lastSeq, every catalog change the catalog version, and
+ * every change of a book its seq (src/exchange/reader.ts), so either way the memo returns exactly
+ * what fitGame would. The second key is what makes it last: on a parlay desk most commands are
+ * requests, quotes and wagers, which touch no book, so a game's fit is reused across them instead
+ * of refitted for every request. A quote otherwise spends most of its time here: the fit reads
+ * both sides of every market of the game.
  */
 export function fitGameCached(
-  reader: FitReader & { readonly lastSeq?: number },
+  reader: VersionedReader,
   event: EventRecord,
   currency: Currency,
   sdMargin: number,
@@ -116,15 +147,32 @@ export function fitGameCached(
   }
   const key = currency === 'CASH' ? event.id : `${event.id}:${currency}`;
   const hit = perReader.get(key);
-  if (hit && hit.seq === seq && hit.sdMargin === sdMargin && hit.sdTotal === sdTotal) return hit.fit;
+  if (hit && hit.sdMargin === sdMargin && hit.sdTotal === sdTotal) {
+    if (hit.seq === seq) return hit.fit;
+    if (hit.catalog === reader.catalogVersion && sameBooks(reader, event, currency, hit.books)) {
+      hit.seq = seq;
+      return hit.fit;
+    }
+  }
   if (!hit && perReader.size >= MEMO_LIMIT) perReader.clear();
   const fit = Object.freeze(fitGame(reader, event, currency, sdMargin, sdTotal));
-  perReader.set(key, { seq, sdMargin, sdTotal, fit });
+  perReader.set(key, {
+    seq,
+    catalog: reader.catalogVersion,
+    books: bookSeqs(reader, event, currency),
+    sdMargin,
+    sdTotal,
+    fit,
+  });
   return fit;
 }
 
 interface MemoEntry {
+  /** The lastSeq the fit was last known good at. */
   seq: number;
+  /** The catalog version and the game's books' seqs it was made at (undefined: the reader has none). */
+  catalog: number | undefined;
+  books: number[] | undefined;
   sdMargin: number;
   sdTotal: number;
   fit: GameFit;

@@ -7,6 +7,7 @@ import type { Id, ParlayQuoteRecord, ParlayRequestRecord } from '../exchange/typ
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { parlayToWire } from '../wire/parlays.ts';
 import type { FrameInput } from './channel-types.ts';
+import { LazyFrames } from './lazy-frames.ts';
 import { envelope, type ParlayQuoteData, type ParlayRequestData } from './messages.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -35,15 +36,28 @@ function requestFrame(r: ParlayRequestRecord, journalSeq: number): string {
   );
 }
 
-/** The `parlayRequests` channel: a request when made (status Unfilled) and when it ends. */
-export function parlayRequestFrames({ cmd, events, journalSeq }: FrameInput): string[] | undefined {
-  const out: string[] = [];
+/** Bytes of a `parlayRequest` envelope's text without its legs, and per leg (uuid ids; measured). */
+const REQUEST_BYTES = 270;
+const REQUEST_LEG_BYTES = 150;
+
+/**
+ * The `parlayRequests` channel: a request when made (status Unfilled) and when it ends. Serialized
+ * when first read (lazy-frames.ts): most servers have no maker subscribed, and each request (and
+ * each wager, which ends one) would pay for a frame nobody reads. The event holds a copy of the
+ * request (requestView), so building it later gives the same text.
+ */
+export function parlayRequestFrames({ cmd, events, journalSeq }: FrameInput): LazyFrames | undefined {
+  const requests: ParlayRequestRecord[] = [];
+  let estimate = 0;
   for (const e of events) {
     if (e.kind !== 'ParlayRequestChanged') continue;
     const made = cmd.type === 'ParlayRequest' && e.request.id === cmd.requestId;
-    if (made || e.request.status !== 'Unfilled') out.push(requestFrame(e.request, journalSeq));
+    if (!made && e.request.status === 'Unfilled') continue;
+    requests.push(e.request);
+    estimate += REQUEST_BYTES + REQUEST_LEG_BYTES * e.request.legs.length;
   }
-  return out.length > 0 ? out : undefined;
+  if (requests.length === 0) return undefined;
+  return new LazyFrames(requests.length, estimate, () => requests.map((r) => requestFrame(r, journalSeq)));
 }
 
 function quoteData(r: ParlayRequestRecord, q: ParlayQuoteRecord): ParlayQuoteData {
@@ -69,6 +83,8 @@ export interface DeferredFrame {
 /** Bytes of a parlay envelope's text without its legs, and per leg (uuid ids, ISO times; measured). */
 const PARLAY_BYTES = 460;
 const PARLAY_LEG_BYTES = 184;
+/** Bytes of a `parlayQuote` envelope's text (uuid ids, ISO times; measured). */
+const QUOTE_BYTES = 300;
 
 /**
  * The parlay envelopes of the private channel, pushed with `push(accountId, frame)`: `parlayQuote`
@@ -85,9 +101,14 @@ export function privateParlayFrames(
   for (const e of events) {
     if (e.kind === 'ParlayRequestChanged') {
       if (cmd.type !== 'ParlayQuote' || e.request.id !== cmd.requestId) continue;
-      const q = e.request.quotes.find((x) => x.quoteId === cmd.quoteId);
+      const r = e.request;
+      const q = r.quotes.find((x) => x.quoteId === cmd.quoteId);
+      // deferred as the fills are: the house quotes every request, followed or not
       if (q !== undefined)
-        push(e.request.accountId, envelope('parlayQuote', quoteData(e.request, q), { journalSeq }));
+        push(r.accountId, {
+          bytes: QUOTE_BYTES,
+          make: () => envelope('parlayQuote', quoteData(r, q), { journalSeq }),
+        });
     } else if (e.kind === 'ParlayChanged') {
       const p = e.parlay;
       const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';

@@ -113,6 +113,49 @@ describe('pricing from a real Exchange', () => {
     assert.deepEqual(after, fitGame(x, event, 'CASH', 13.5, 13.5));
   });
 
+  test('the memoized fit outlives commands that touch none of the game’s books or the catalog', () => {
+    const { exchange: x, games, makerId } = buildRealSlate(2);
+    const event = x.event(games[0]!.eventId)!;
+    const before = fitGameCached(x, event, 'CASH', 13.5, 13.5);
+    // a deposit, and an order on the other game's book: lastSeq moves, this game's inputs do not
+    assert.ok(
+      x.apply({ type: 'Deposit', ts: T0 + 20_000_000, accountId: makerId, currency: 'CASH', amount: 1 }).ok,
+    );
+    const other = games[1]!.outcomes.ML![0];
+    const otherBest = x.bestBid(other, 'CASH')!;
+    assert.ok(
+      x.apply({
+        type: 'PlaceOrder',
+        ts: T0 + 20_000_001,
+        orderId: randomUUID(),
+        accountId: makerId,
+        outcomeId: other,
+        currency: 'CASH',
+        price: otherBest.price + 20,
+        qty: 10,
+        tif: 'GTC',
+      }).ok,
+    );
+    assert.equal(fitGameCached(x, event, 'CASH', 13.5, 13.5), before, 'kept: the same object');
+    assert.deepEqual(before, fitGame(x, event, 'CASH', 13.5, 13.5), 'and still what a fit gives');
+    // other parameters are another fit (it takes the game's one entry)
+    const wider = fitGameCached(x, event, 'CASH', 13.5, 10);
+    assert.notEqual(wider, before);
+    assert.deepEqual(wider, fitGame(x, event, 'CASH', 13.5, 10));
+    const again = fitGameCached(x, event, 'CASH', 13.5, 13.5);
+    assert.deepEqual(again, before);
+
+    // a catalog change of the game (a market of it closes) refits
+    const closed = x.market(event.marketIds.find((id) => x.market(id)!.type === 'SPREAD')!)!;
+    assert.ok(
+      x.apply({ type: 'SetMarketStatus', ts: T0 + 20_000_002, marketId: closed.id, status: 'CLOSED' }).ok,
+    );
+    const afterClose = fitGameCached(x, event, 'CASH', 13.5, 13.5);
+    assert.notEqual(afterClose, again);
+    assert.deepEqual(afterClose, fitGame(x, event, 'CASH', 13.5, 13.5));
+    assert.ok(afterClose.marginMarkets < before.marginMarkets, 'the closed spread no longer counts');
+  });
+
   test('the route serves the engine’s prices on the production wire format', async () => {
     const { exchange: x, games } = buildRealSlate(2);
     const g = games[0]!;
