@@ -26,12 +26,14 @@
 
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Exchange } from '../src/exchange/exchange.ts';
 import type { Command, CommandInput, CommandResult, Currency, MarketSpec } from '../src/exchange/types.ts';
 import type { RunningServer } from '../src/main.ts';
 import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
 import { numArg } from './lib/args.ts';
+import { startGapTrace } from './lib/gap-trace.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -39,6 +41,7 @@ const SERVER_RUNS = numArg('server-runs', 3);
 const CHUNK = numArg('chunk', PARLAY_SETTLE_CHUNK);
 const SERVER_CHUNK = numArg('server-chunk', PARLAY_SETTLE_CHUNK);
 const WINDOW_MS = numArg('window-ms', 3_000);
+const TRACE = process.argv.includes('--trace');
 const T0 = 1_700_000_000_000;
 const ACCOUNTS = 1_000;
 const load = () => loadavg()[0]!.toFixed(1);
@@ -274,8 +277,20 @@ interface Window {
   order: number[];
   readAt: number[];
   orderAt: number[];
+  /** How late the probe sent each request (due → sent), ms: the probe's own lateness. */
+  readLate: number[];
+  orderLate: number[];
   errors: number;
+  /** The probe process's own worst event-loop delay in the window, ms. */
+  probeDelayMs: number;
+  /** The server process's worst event-loop delay in the window, ms (monitorEventLoopDelay). */
+  serverDelayMs: number;
+  /** Under --trace: the server's event-loop gaps over 30 ms (gap-trace.ts). */
+  gaps: string[];
 }
+
+/** Each request's answer time (sent → answered), ms: its wait less the probe's own lateness. */
+const answered = (waits: number[], late: number[]) => waits.map((w, i) => w - late[i]!);
 
 /** The worst read wait per 100 ms of the window, by when the read was due (--trace). */
 function trace(w: Window): string {
@@ -365,11 +380,17 @@ async function serverPart(): Promise<void> {
   const window = async (during?: () => Promise<Settled>): Promise<{ w: Window; s?: Settled }> => {
     await ask({ type: 'start' });
     const t0 = performance.now();
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const gaps = TRACE ? startGapTrace() : undefined;
     await new Promise((r) => setTimeout(r, 300));
     const s = during === undefined ? undefined : await during();
     const left = WINDOW_MS - (performance.now() - t0);
     if (left > 0) await new Promise((r) => setTimeout(r, left));
+    delay.disable();
     const w = (await ask({ type: 'stop' })) as unknown as Window;
+    w.serverDelayMs = delay.max / 1e6;
+    w.gaps = gaps?.stop() ?? [];
     return s === undefined ? { w } : { w, s };
   };
 
@@ -427,32 +448,41 @@ async function serverPart(): Promise<void> {
     }
     const s = set.s!;
     rows.push({ base, settle: set.w, s });
-    if (process.argv.includes('--trace'))
+    if (TRACE) {
       console.log(`worst read wait per 100 ms, settlement window: ${trace(set.w)}`);
+      console.log(
+        `server loop gaps and GC pauses, settlement window (from its start):\n  ${set.w.gaps.join('\n  ')}`,
+      );
+      console.log(`server loop gaps and GC pauses, baseline window:\n  ${base.gaps.join('\n  ')}`);
+    }
     const f = (w: Window) =>
-      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms, order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
+      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms (answered max ${f1(Math.max(...answered(w.read, w.readLate)))}), order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (answered max ${f1(Math.max(...answered(w.order, w.orderLate)))}); loop delay server ${f1(w.serverDelayMs)} probe ${f1(w.probeDelayMs)} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
     console.log(
       `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
     );
   }
   const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));
+  // wait: due → answered, as the probe saw it; answered: sent → answered (less the probe's own
+  // lateness in sending); loop delay: the server's worst event-loop delay, and the probe's own
+  const waitColumns = (w: (r: (typeof rows)[number]) => Window) => ({
+    readMaxMs: med((r) => Math.max(...w(r).read)),
+    readP99Ms: med((r) => pct(w(r).read, 99)),
+    readAnsweredMaxMs: med((r) => Math.max(...answered(w(r).read, w(r).readLate))),
+    orderMaxMs: med((r) => Math.max(...w(r).order)),
+    orderP99Ms: med((r) => pct(w(r).order, 99)),
+    orderAnsweredMaxMs: med((r) => Math.max(...answered(w(r).order, w(r).orderLate))),
+    serverLoopDelayMaxMs: med((r) => w(r).serverDelayMs),
+    probeLoopDelayMaxMs: med((r) => w(r).probeDelayMs),
+  });
   console.table({
     'settlement window': {
       settleAppliedMs: med((r) => r.s.appliedMs),
       settleDurableMs: med((r) => r.s.durableMs),
       cpuMs: med((r) => r.s.cpuMs),
       longestChunkCpuMs: med((r) => r.s.maxApplyCpuMs),
-      readMaxMs: med((r) => Math.max(...r.settle.read)),
-      readP99Ms: med((r) => pct(r.settle.read, 99)),
-      orderMaxMs: med((r) => Math.max(...r.settle.order)),
-      orderP99Ms: med((r) => pct(r.settle.order, 99)),
+      ...waitColumns((r) => r.settle),
     },
-    'baseline window (no settlement)': {
-      readMaxMs: med((r) => Math.max(...r.base.read)),
-      readP99Ms: med((r) => pct(r.base.read, 99)),
-      orderMaxMs: med((r) => Math.max(...r.base.order)),
-      orderP99Ms: med((r) => pct(r.base.order, 99)),
-    },
+    'baseline window (no settlement)': waitColumns((r) => r.base),
   });
   console.log(
     `per-round ratio of max wait, settlement ÷ baseline (read, order): ${rows
