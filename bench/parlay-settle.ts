@@ -16,13 +16,18 @@
 //    (the baseline) and one in which the market's SettleMarket is submitted, which the runtime
 //    settles in chunks (docs/parlays.md "Settlement in chunks"). Reports each window's max and p99
 //    wait and the settlement's wall (SettleMarket submitted → no parlay due) and process CPU.
+//    The machine is shared, so it also separates the server's own stalls from the machine's: each
+//    request's answer time less the probe's own lateness in sending it, the event-loop delay of
+//    the server and of the probe, the most CPU the server spent in one event-loop turn, and the
+//    main thread's time on a core and waiting for one during the settlement (bench/lib/gap-trace.ts).
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
 //     [--server-runs 3] [--chunk 500] [--server-chunk 500] [--window-ms 3000]
 //     [--trace]
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
-//   --trace prints the worst read wait per 100 ms of each settlement window.
+//   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
+//   event-loop gaps over 30 ms and GC pauses of both windows.
 
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -33,7 +38,7 @@ import type { RunningServer } from '../src/main.ts';
 import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
 import { numArg } from './lib/args.ts';
-import { startGapTrace } from './lib/gap-trace.ts';
+import { schedstat, startGapTrace } from './lib/gap-trace.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -285,8 +290,10 @@ interface Window {
   probeDelayMs: number;
   /** The server process's worst event-loop delay in the window, ms (monitorEventLoopDelay). */
   serverDelayMs: number;
-  /** Under --trace: the server's event-loop gaps over 30 ms (gap-trace.ts). */
+  /** The server's event-loop gaps over 30 ms and GC pauses (gap-trace.ts; printed with --trace). */
   gaps: string[];
+  /** The most CPU the server's main thread spent in one event-loop turn, ms (gap-trace.ts). */
+  serverTurnCpuMs: number;
 }
 
 /** Each request's answer time (sent → answered), ms: its wait less the probe's own lateness. */
@@ -314,6 +321,10 @@ interface Settled {
   /** → every chunk durable. */
   durableMs: number;
   cpuMs: number;
+  /** Until applied: the main thread's time on a core, and runnable but waiting for one (the
+   * machine's other processes), ms (schedstat; NaN elsewhere). */
+  mainCpuMs: number;
+  mainWaitMs: number;
   chunks: number;
 }
 
@@ -382,7 +393,7 @@ async function serverPart(): Promise<void> {
     const t0 = performance.now();
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
-    const gaps = TRACE ? startGapTrace() : undefined;
+    const gaps = startGapTrace();
     await new Promise((r) => setTimeout(r, 300));
     const s = during === undefined ? undefined : await during();
     const left = WINDOW_MS - (performance.now() - t0);
@@ -390,7 +401,9 @@ async function serverPart(): Promise<void> {
     delay.disable();
     const w = (await ask({ type: 'stop' })) as unknown as Window;
     w.serverDelayMs = delay.max / 1e6;
-    w.gaps = gaps?.stop() ?? [];
+    const g = gaps.stop();
+    w.gaps = g.lines;
+    w.serverTurnCpuMs = g.maxOnCoreMs;
     return s === undefined ? { w } : { w, s };
   };
 
@@ -416,10 +429,12 @@ async function serverPart(): Promise<void> {
       const c0 = process.cpuUsage();
       applies = [];
       const seq0 = rt.sequencer.appliedSeq;
+      const st0 = schedstat() ?? [Number.NaN, Number.NaN];
       const t0 = performance.now();
       const done = rt.submit({ type: 'SettleMarket', marketId: m1, result: uuid(`${m1}-b`) });
       while (rt.reader().parlaySettlementsDue().length > 0) await new Promise((r) => setImmediate(r));
       const appliedMs = performance.now() - t0;
+      const st1 = schedstat() ?? [Number.NaN, Number.NaN];
       const open = rt.reader().parlays(accounts[0]!, { status: 'OPEN' }).length;
       if (open !== 0) throw new Error(`${open} parlays left open after the settlement`);
       ok(await done);
@@ -434,6 +449,8 @@ async function serverPart(): Promise<void> {
         sumApplyCpuMs: applies.reduce((n, a) => n + a.cpuMs, 0),
         durableMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        mainCpuMs: st1[0] - st0[0],
+        mainWaitMs: st1[1] - st0[1],
         chunks: rt.sequencer.appliedSeq - seq0,
       };
     };
@@ -456,9 +473,9 @@ async function serverPart(): Promise<void> {
       console.log(`server loop gaps and GC pauses, baseline window:\n  ${base.gaps.join('\n  ')}`);
     }
     const f = (w: Window) =>
-      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms (answered max ${f1(Math.max(...answered(w.read, w.readLate)))}), order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (answered max ${f1(Math.max(...answered(w.order, w.orderLate)))}); loop delay server ${f1(w.serverDelayMs)} probe ${f1(w.probeDelayMs)} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
+      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms (answered max ${f1(Math.max(...answered(w.read, w.readLate)))}), order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (answered max ${f1(Math.max(...answered(w.order, w.orderLate)))}); loop delay server ${f1(w.serverDelayMs)} probe ${f1(w.probeDelayMs)} ms, server's longest turn ${f1(w.serverTurnCpuMs)} ms CPU (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
     console.log(
-      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
+      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms (main thread on a core ${f1(s.mainCpuMs)}, waiting for one ${f1(s.mainWaitMs)}), durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
     );
   }
   const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));
@@ -472,12 +489,15 @@ async function serverPart(): Promise<void> {
     orderP99Ms: med((r) => pct(w(r).order, 99)),
     orderAnsweredMaxMs: med((r) => Math.max(...answered(w(r).order, w(r).orderLate))),
     serverLoopDelayMaxMs: med((r) => w(r).serverDelayMs),
+    serverTurnCpuMaxMs: med((r) => w(r).serverTurnCpuMs),
     probeLoopDelayMaxMs: med((r) => w(r).probeDelayMs),
   });
   console.table({
     'settlement window': {
       settleAppliedMs: med((r) => r.s.appliedMs),
       settleDurableMs: med((r) => r.s.durableMs),
+      mainCpuMs: med((r) => r.s.mainCpuMs),
+      mainWaitMs: med((r) => r.s.mainWaitMs),
       cpuMs: med((r) => r.s.cpuMs),
       longestChunkCpuMs: med((r) => r.s.maxApplyCpuMs),
       ...waitColumns((r) => r.settle),

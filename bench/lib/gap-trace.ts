@@ -15,7 +15,8 @@ const GC_KIND: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 
-function schedstat(): [run: number, wait: number] | undefined {
+/** This thread's time on a core and runnable waiting for one since it started, ms (Linux). */
+export function schedstat(): [run: number, wait: number] | undefined {
   try {
     const [run, wait] = readFileSync(SCHEDSTAT, 'utf8').split(' ');
     return [Number(run) / 1e6, Number(wait) / 1e6];
@@ -25,7 +26,9 @@ function schedstat(): [run: number, wait: number] | undefined {
 }
 
 export interface GapTrace {
-  stop(): string[];
+  /** The gaps and GC pauses, and the most CPU this thread spent between two ticks, ms (an upper
+   * bound of one event-loop turn's own work, whatever the machine's load; NaN without schedstat). */
+  stop(): { lines: string[]; maxOnCoreMs: number };
 }
 
 export function startGapTrace(minMs = 30): GapTrace {
@@ -33,9 +36,11 @@ export function startGapTrace(minMs = 30): GapTrace {
   const t0 = performance.now();
   let last = t0;
   let stat = schedstat();
+  let maxOnCoreMs = stat === undefined ? Number.NaN : 0;
   const timer = setInterval(() => {
     const now = performance.now();
     const next = schedstat();
+    if (stat !== undefined && next !== undefined) maxOnCoreMs = Math.max(maxOnCoreMs, next[0] - stat[0]);
     const gap = now - last;
     if (gap > minMs) {
       const cpu =
@@ -59,7 +64,7 @@ export function startGapTrace(minMs = 30): GapTrace {
     stop: () => {
       clearInterval(timer);
       gc.disconnect();
-      return out;
+      return { lines: out, maxOnCoreMs };
     },
   };
 }
