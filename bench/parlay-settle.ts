@@ -16,22 +16,29 @@
 //    (the baseline) and one in which the market's SettleMarket is submitted, which the runtime
 //    settles in chunks (docs/parlays.md "Settlement in chunks"). Reports each window's max and p99
 //    wait and the settlement's wall (SettleMarket submitted → no parlay due) and process CPU.
+//    The machine is shared, so it also separates the server's own stalls from the machine's: each
+//    request's answer time less the probe's own lateness in sending it, the event-loop delay of
+//    the server and of the probe, the most CPU the server spent in one event-loop turn, and the
+//    main thread's time on a core and waiting for one during the settlement (bench/lib/gap-trace.ts).
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
 //     [--server-runs 3] [--chunk 500] [--server-chunk 500] [--window-ms 3000]
 //     [--trace]
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
-//   --trace prints the worst read wait per 100 ms of each settlement window.
+//   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
+//   event-loop gaps over 30 ms and GC pauses of both windows.
 
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Exchange } from '../src/exchange/exchange.ts';
 import type { Command, CommandInput, CommandResult, Currency, MarketSpec } from '../src/exchange/types.ts';
 import type { RunningServer } from '../src/main.ts';
 import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
 import { numArg } from './lib/args.ts';
+import { schedstat, startGapTrace } from './lib/gap-trace.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -39,6 +46,7 @@ const SERVER_RUNS = numArg('server-runs', 3);
 const CHUNK = numArg('chunk', PARLAY_SETTLE_CHUNK);
 const SERVER_CHUNK = numArg('server-chunk', PARLAY_SETTLE_CHUNK);
 const WINDOW_MS = numArg('window-ms', 3_000);
+const TRACE = process.argv.includes('--trace');
 const T0 = 1_700_000_000_000;
 const ACCOUNTS = 1_000;
 const load = () => loadavg()[0]!.toFixed(1);
@@ -274,8 +282,22 @@ interface Window {
   order: number[];
   readAt: number[];
   orderAt: number[];
+  /** How late the probe sent each request (due → sent), ms: the probe's own lateness. */
+  readLate: number[];
+  orderLate: number[];
   errors: number;
+  /** The probe process's own worst event-loop delay in the window, ms. */
+  probeDelayMs: number;
+  /** The server process's worst event-loop delay in the window, ms (monitorEventLoopDelay). */
+  serverDelayMs: number;
+  /** The server's event-loop gaps over 30 ms and GC pauses (gap-trace.ts; printed with --trace). */
+  gaps: string[];
+  /** The most CPU the server's main thread spent in one event-loop turn, ms (gap-trace.ts). */
+  serverTurnCpuMs: number;
 }
+
+/** Each request's answer time (sent → answered), ms: its wait less the probe's own lateness. */
+const answered = (waits: number[], late: number[]) => waits.map((w, i) => w - late[i]!);
 
 /** The worst read wait per 100 ms of the window, by when the read was due (--trace). */
 function trace(w: Window): string {
@@ -299,6 +321,10 @@ interface Settled {
   /** → every chunk durable. */
   durableMs: number;
   cpuMs: number;
+  /** Until applied: the main thread's time on a core, and runnable but waiting for one (the
+   * machine's other processes), ms (schedstat; NaN elsewhere). */
+  mainCpuMs: number;
+  mainWaitMs: number;
   chunks: number;
 }
 
@@ -312,16 +338,22 @@ async function serverPart(): Promise<void> {
   const srv: RunningServer = await start(place);
   const rt = srv.runtime;
   // Time the synchronous part of each settling command's submit (the sequencer applies it, and the
-  // stream builds its frames, before submit returns its promise).
+  // stream builds its frames, before submit returns its promise): its wall, and the main thread's
+  // time on a core (schedstat; where there is none, the process's CPU, every thread's).
   let applies: { ms: number; cpuMs: number }[] = [];
   const submit = rt.submit.bind(rt);
+  const threadCpu = (): number => {
+    const st = schedstat();
+    if (st !== undefined) return st[0];
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
   rt.submit = (cmd, seqs) => {
     if (cmd.type !== 'SettleParlays' && cmd.type !== 'SettleMarket') return submit(cmd, seqs);
-    const c0 = process.cpuUsage();
+    const c0 = threadCpu();
     const t = performance.now();
     const r = submit(cmd, seqs);
-    const c = process.cpuUsage(c0);
-    applies.push({ ms: performance.now() - t, cpuMs: (c.user + c.system) / 1000 });
+    applies.push({ ms: performance.now() - t, cpuMs: threadCpu() - c0 });
     return r;
   };
   const admin = new Api(srv);
@@ -365,11 +397,19 @@ async function serverPart(): Promise<void> {
   const window = async (during?: () => Promise<Settled>): Promise<{ w: Window; s?: Settled }> => {
     await ask({ type: 'start' });
     const t0 = performance.now();
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const gaps = startGapTrace();
     await new Promise((r) => setTimeout(r, 300));
     const s = during === undefined ? undefined : await during();
     const left = WINDOW_MS - (performance.now() - t0);
     if (left > 0) await new Promise((r) => setTimeout(r, left));
+    delay.disable();
     const w = (await ask({ type: 'stop' })) as unknown as Window;
+    w.serverDelayMs = delay.max / 1e6;
+    const g = gaps.stop();
+    w.gaps = g.lines;
+    w.serverTurnCpuMs = g.maxOnCoreMs;
     return s === undefined ? { w } : { w, s };
   };
 
@@ -395,10 +435,12 @@ async function serverPart(): Promise<void> {
       const c0 = process.cpuUsage();
       applies = [];
       const seq0 = rt.sequencer.appliedSeq;
+      const st0 = schedstat() ?? [Number.NaN, Number.NaN];
       const t0 = performance.now();
       const done = rt.submit({ type: 'SettleMarket', marketId: m1, result: uuid(`${m1}-b`) });
       while (rt.reader().parlaySettlementsDue().length > 0) await new Promise((r) => setImmediate(r));
       const appliedMs = performance.now() - t0;
+      const st1 = schedstat() ?? [Number.NaN, Number.NaN];
       const open = rt.reader().parlays(accounts[0]!, { status: 'OPEN' }).length;
       if (open !== 0) throw new Error(`${open} parlays left open after the settlement`);
       ok(await done);
@@ -413,6 +455,8 @@ async function serverPart(): Promise<void> {
         sumApplyCpuMs: applies.reduce((n, a) => n + a.cpuMs, 0),
         durableMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        mainCpuMs: st1[0] - st0[0],
+        mainWaitMs: st1[1] - st0[1],
         chunks: rt.sequencer.appliedSeq - seq0,
       };
     };
@@ -427,32 +471,44 @@ async function serverPart(): Promise<void> {
     }
     const s = set.s!;
     rows.push({ base, settle: set.w, s });
-    if (process.argv.includes('--trace'))
+    if (TRACE) {
       console.log(`worst read wait per 100 ms, settlement window: ${trace(set.w)}`);
+      console.log(
+        `server loop gaps and GC pauses, settlement window (from its start):\n  ${set.w.gaps.join('\n  ')}`,
+      );
+      console.log(`server loop gaps and GC pauses, baseline window:\n  ${base.gaps.join('\n  ')}`);
+    }
     const f = (w: Window) =>
-      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms, order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
+      `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms (answered max ${f1(Math.max(...answered(w.read, w.readLate)))}), order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (answered max ${f1(Math.max(...answered(w.order, w.orderLate)))}); loop delay server ${f1(w.serverDelayMs)} probe ${f1(w.probeDelayMs)} ms, server's longest turn ${f1(w.serverTurnCpuMs)} ms CPU (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
     console.log(
-      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms, durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
+      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms (main thread on a core ${f1(s.mainCpuMs)}, waiting for one ${f1(s.mainWaitMs)}), durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
     );
   }
   const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));
+  // wait: due → answered, as the probe saw it; answered: sent → answered (less the probe's own
+  // lateness in sending); loop delay: the server's worst event-loop delay, and the probe's own
+  const waitColumns = (w: (r: (typeof rows)[number]) => Window) => ({
+    readMaxMs: med((r) => Math.max(...w(r).read)),
+    readP99Ms: med((r) => pct(w(r).read, 99)),
+    readAnsweredMaxMs: med((r) => Math.max(...answered(w(r).read, w(r).readLate))),
+    orderMaxMs: med((r) => Math.max(...w(r).order)),
+    orderP99Ms: med((r) => pct(w(r).order, 99)),
+    orderAnsweredMaxMs: med((r) => Math.max(...answered(w(r).order, w(r).orderLate))),
+    serverLoopDelayMaxMs: med((r) => w(r).serverDelayMs),
+    serverTurnCpuMaxMs: med((r) => w(r).serverTurnCpuMs),
+    probeLoopDelayMaxMs: med((r) => w(r).probeDelayMs),
+  });
   console.table({
     'settlement window': {
       settleAppliedMs: med((r) => r.s.appliedMs),
       settleDurableMs: med((r) => r.s.durableMs),
+      mainCpuMs: med((r) => r.s.mainCpuMs),
+      mainWaitMs: med((r) => r.s.mainWaitMs),
       cpuMs: med((r) => r.s.cpuMs),
       longestChunkCpuMs: med((r) => r.s.maxApplyCpuMs),
-      readMaxMs: med((r) => Math.max(...r.settle.read)),
-      readP99Ms: med((r) => pct(r.settle.read, 99)),
-      orderMaxMs: med((r) => Math.max(...r.settle.order)),
-      orderP99Ms: med((r) => pct(r.settle.order, 99)),
+      ...waitColumns((r) => r.settle),
     },
-    'baseline window (no settlement)': {
-      readMaxMs: med((r) => Math.max(...r.base.read)),
-      readP99Ms: med((r) => pct(r.base.read, 99)),
-      orderMaxMs: med((r) => Math.max(...r.base.order)),
-      orderP99Ms: med((r) => pct(r.base.order, 99)),
-    },
+    'baseline window (no settlement)': waitColumns((r) => r.base),
   });
   console.log(
     `per-round ratio of max wait, settlement ÷ baseline (read, order): ${rows

@@ -25,6 +25,14 @@ const NAME = 'history';
  * worker thread by default").
  */
 const PROJECT_PAUSE_MS = { onEventLoop: 20, offEventLoop: 100 };
+/**
+ * Most events one projection statement takes. Gathering the rows, building the statement and
+ * handing its arrays to the SQL thread run on the event loop (≈ 1 µs an event), so a backlog in
+ * one statement is one stall of every request: a market settling 100,000 parlays leaves ~300,000
+ * events queued. Past this many the rest waits for the next statement, which follows at the next
+ * turn of the event loop, not after a pause.
+ */
+export const PROJECT_MAX_EVENTS = 8_000;
 
 export async function readWatermark(q: Queryable): Promise<number> {
   const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
@@ -42,6 +50,8 @@ interface Queued {
 
 export class HistoryProjector {
   private queue: Queued[] = [];
+  /** Results of queue[0] already projected (a statement may end inside a committed batch). */
+  private head = 0;
   private running = false;
   private waiters: { seq: number; resolve: () => void }[] = [];
   private retryMs = 0;
@@ -107,21 +117,29 @@ export class HistoryProjector {
 
   private async loop(): Promise<void> {
     while (this.queue.length > 0) {
-      // Everything queued goes in one transaction: projection batches itself under load.
-      const take = this.queue;
+      // What is queued goes in one transaction, up to PROJECT_MAX_EVENTS: projection batches
+      // itself under load, and a backlog is projected in several statements.
       const h = new HistoryBatch();
       let to = this.wm;
-      for (const q of take) {
-        for (let i = 0; i < q.results.length; i++) {
-          const seq = q.firstSeq + i;
+      let events = 0;
+      let consumed = 0;
+      let head = this.head;
+      for (const q of this.queue) {
+        for (; head < q.results.length && events < PROJECT_MAX_EVENTS; head++) {
+          const seq = q.firstSeq + head;
           if (seq <= to) continue;
           if (seq !== to + 1) throw new Error(`projector gap: seq ${seq} after ${to}`);
-          const r = q.results[i]!;
-          if (r.ok) h.add(seq, r.events, q.stamps?.[i]);
+          const r = q.results[head]!;
+          if (r.ok) {
+            h.add(seq, r.events, q.stamps?.[head]);
+            events += r.events.length;
+          }
           to = seq;
         }
+        if (head < q.results.length) break;
+        consumed++;
+        head = 0;
       }
-      const consumed = take.length;
       try {
         if (to > this.wm) {
           // One statement, so its own transaction: the rows and the watermark together or neither.
@@ -138,12 +156,16 @@ export class HistoryProjector {
       }
       this.retryMs = 0;
       this.queue.splice(0, consumed);
+      this.head = head;
       this.projected += to - this.wm;
       this.wm = to;
       const ready = this.waiters.filter((w) => w.seq <= to);
       this.waiters = this.waiters.filter((w) => w.seq > to);
       for (const w of ready) w.resolve();
-      if (this.waiters.length === 0 && !this.closed) {
+      if (events >= PROJECT_MAX_EVENTS && this.queue.length > 0) {
+        // a backlog: the next part at the next turn, after the requests that arrived meanwhile
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } else if (this.waiters.length === 0 && !this.closed) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.pauseMs);
           this.wake = () => {

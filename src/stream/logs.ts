@@ -9,6 +9,9 @@ import type { HubLimits } from './hub-options.ts';
 import { StreamLog } from './log.ts';
 import { RetentionPool } from './retention.ts';
 
+/** Entries one sweep evicts in a turn of the event loop (~1 µs each); the rest at the next turn. */
+export const SWEEP_MAX_EVICTIONS = 20_000;
+
 export class StreamLogs {
   readonly books = new Map<string, StreamLog>();
   /** Book seq of applied (not necessarily released) groups, for books with pending groups. */
@@ -20,6 +23,8 @@ export class StreamLogs {
   private pool: RetentionPool;
   /** Logs the pool emptied that could not leave their map yet (pending frames, a replay reading). */
   private readonly emptied = new Set<StreamLog>();
+  /** The rest of a sweep that stopped at SWEEP_MAX_EVICTIONS, scheduled for the next turn. */
+  private sweeping: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly opts: HubLimits,
@@ -106,10 +111,19 @@ export class StreamLogs {
     this.emptied.delete(log);
   }
 
-  /** Trims every log by age and budget and drops the logs left empty. */
+  /**
+   * Trims every log by age and budget and drops the logs left empty, SWEEP_MAX_EVICTIONS entries
+   * a turn of the event loop: a burst (a settlement of 100,000 parlays appends some 200,000 private
+   * entries) ages out all at once, and evicting it in one pass held the loop for ~100–170 ms.
+   */
   sweep(now: number): void {
-    this.pool.trim(now);
+    const more = this.pool.trim(now, SWEEP_MAX_EVICTIONS);
     for (const log of [...this.emptied]) this.dropEmpty(log);
+    if (more && this.sweeping === undefined)
+      this.sweeping = setImmediate(() => {
+        this.sweeping = undefined;
+        this.sweep(now);
+      }).unref();
   }
 
   /** Retained frames by log: `books`, then each channel by name. */

@@ -41,14 +41,22 @@ export class RetentionPool {
 
   /**
    * Evicts, oldest first, every entry older than the retention age at `now` and then as many as the
-   * budget requires (`now = -Infinity`: the budget alone).
+   * budget requires (`now = -Infinity`: the budget alone), but at most `max` entries: true when it
+   * stopped there with more to evict.
    */
-  trim(now: number): void {
+  trim(now: number, max = Number.POSITIVE_INFINITY): boolean {
     const cutoff = now - this.retainMs;
+    let evicted = 0;
+    let more = false;
     while (this.head < this.queue.length) {
       const e = this.queue[this.head]!;
       if (!e.gone) {
         if (this.bytes <= this.budgetBytes && e.ts >= cutoff) break;
+        if (evicted === max) {
+          more = true;
+          break;
+        }
+        evicted++;
         // The head of the queue is the oldest entry still held, hence its log's oldest one.
         e.log.evictOldest();
         if (e.journalSeq > this.trimmedJournalSeq) this.trimmedJournalSeq = e.journalSeq;
@@ -64,5 +72,6 @@ export class RetentionPool {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
+    return more;
   }
 }

@@ -7,8 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Scope } from '../../src/auth/scopes.ts';
 import type { Command } from '../../src/exchange/types.ts';
+import { CHANNELS, PRIVATE_CHANNEL } from '../../src/stream/channels.ts';
 import { commandFrames } from '../../src/stream/frames.ts';
 import { type HubOptions, StreamHub } from '../../src/stream/hub.ts';
+import { hubLimits } from '../../src/stream/hub-options.ts';
+import { StreamLogs, SWEEP_MAX_EVICTIONS } from '../../src/stream/logs.ts';
 import { bid, market, ok, setup, T0 } from '../exchange/fixtures.ts';
 import { FakeSocket } from '../helpers/fake-socket.ts';
 
@@ -161,5 +164,35 @@ describe('stream retention', () => {
     assert.ok(worst.ms < 20, `${worst.what} took ${worst.ms.toFixed(1)} ms of CPU`);
     // The signed-in resumes within their allowance are under way, in chunks.
     assert.ok(hub.replaysInFlight > 0);
+  });
+});
+
+describe('an age sweep of a burst', () => {
+  // A settlement of many parlays appends a private entry per account per chunk; those entries age
+  // out together, and the sweep evicts them SWEEP_MAX_EVICTIONS a turn so no turn holds them all.
+  test('evicts at most SWEEP_MAX_EVICTIONS entries a turn, the rest at the next turns, then drops the logs', async () => {
+    const limits = {
+      ...hubLimits({ reader: () => setup(), startSeq: 0 }),
+      retainMs: 60_000,
+      retainBytes: 1 << 30,
+    };
+    const logs = new StreamLogs(limits, CHANNELS, 0);
+    const priv = CHANNELS.find((c) => c.name === PRIVATE_CHANNEL)!;
+    const n = Math.floor(SWEEP_MAX_EVICTIONS * 2.5);
+    for (let i = 0; i < n; i++)
+      logs.account(priv, `acct-${i % 100}`).append({ seq: i + 1, journalSeq: i + 1, ts: 0, frames: ['{}'] });
+    assert.equal(logs.usage().frames, n);
+    logs.sweep(60_001);
+    assert.equal(logs.usage().frames, n - SWEEP_MAX_EVICTIONS, 'one pass evicts no more than the cap');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(logs.usage().frames, n - 2 * SWEEP_MAX_EVICTIONS, 'the next turn evicts the next part');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(logs.usage(), {
+      bytes: 0,
+      budgetBytes: 1 << 30,
+      frames: 0,
+      bookLogs: 0,
+      privateLogs: 0,
+    });
   });
 });
