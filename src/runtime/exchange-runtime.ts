@@ -353,7 +353,11 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     if (this.tickBusy || this.closed || this.sequencer.stopped) return;
     this.tickBusy = true;
     try {
-      const due = dueCommands(this.exchange, this.clock(), this.schedule, this.desk?.exposure);
+      // With the settle loop running it alone issues the chunks, one a turn: the pass kicks it.
+      const { parlayChunk, ...rest } = this.schedule;
+      const schedule = this.settleLoop === undefined ? this.schedule : rest;
+      this.settleLoop?.kick();
+      const due = dueCommands(this.exchange, this.clock(), schedule, this.desk?.exposure);
       if (due.length > 0) await this.submitMany(due);
     } catch (err) {
       this.deps.log.error({ err }, 'scheduler tick failed');

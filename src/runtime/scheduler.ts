@@ -70,8 +70,9 @@ export function dueCommands(
     }
   }
   if (opts.house !== undefined) out.push(...houseQuotes(reader, now, opts.house, houseExposure));
-  // normally issued at once by ParlaySettleLoop (parlay-settle-loop.ts); here after a restart or a
-  // failed chunk, so a due settlement never waits for another settling command
+  // where the runtime's ParlaySettleLoop runs (parlay-settle-loop.ts) it alone issues the chunks
+  // and the runtime's pass omits parlayChunk (it kicks the loop, which also resumes a failed
+  // chunk); here for a caller without the loop, so a due settlement never waits for another
   if (opts.parlayChunk !== undefined) out.push(...parlaySettleCommands(reader, opts.parlayChunk));
   return out;
 }
