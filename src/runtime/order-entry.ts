@@ -85,23 +85,43 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
   if (b.reprice === true && b.tif !== 'PO') {
     throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
   }
-  return {
-    type: 'PlaceOrder',
-    orderId,
-    accountId,
-    outcomeId: b.outcomeId.toLowerCase(),
-    currency: b.currency,
-    price: tick,
-    qty: b.qty,
-    tif: b.tif,
-    ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
-    flags: b.flags ?? null,
-    clientOrderId: b.clientOrderId ?? null,
-    // absent options add no key: the journaled command stays byte-identical
-    ...(b.stp !== undefined ? { stp: b.stp } : {}),
-    ...(b.reprice === true ? { reprice: true } : {}),
-    ...(b.mmp === true ? { mmp: true } : {}),
-  };
+  // One object in the journal's key order (ttl before flags; the options last, absent ones adding
+  // no key, so the journaled command stays byte-identical), built without a spread per option:
+  // this runs for every order.
+  const outcomeId = b.outcomeId.toLowerCase();
+  const flags = b.flags ?? null;
+  const clientOrderId = b.clientOrderId ?? null;
+  const cmd: PlaceCommand =
+    b.ttl === undefined
+      ? {
+          type: 'PlaceOrder',
+          orderId,
+          accountId,
+          outcomeId,
+          currency: b.currency,
+          price: tick,
+          qty: b.qty,
+          tif: b.tif,
+          flags,
+          clientOrderId,
+        }
+      : {
+          type: 'PlaceOrder',
+          orderId,
+          accountId,
+          outcomeId,
+          currency: b.currency,
+          price: tick,
+          qty: b.qty,
+          tif: b.tif,
+          ttl: b.ttl,
+          flags,
+          clientOrderId,
+        };
+  if (b.stp !== undefined) cmd.stp = b.stp;
+  if (b.reprice === true) cmd.reprice = true;
+  if (b.mmp === true) cmd.mmp = true;
+  return cmd;
 }
 
 /**
@@ -215,15 +235,32 @@ export class OrderEntry {
     return { order: o, fills: await this.fillsOf(accountId, o), replayed: true, seq: null };
   }
 
-  /** Places one order: the first placement under a repeated clientOrderId, or a new one. */
-  async place(accountId: Id, request: PlaceRequest): Promise<Placement> {
+  /**
+   * Places one order: the first placement under a repeated clientOrderId, or a new one. Without a
+   * key there is nothing to replay: one `then` on the command's durable result, no async frame
+   * (this runs for every order of both transports).
+   */
+  place(accountId: Id, request: PlaceRequest): Promise<Placement> {
     const orderId = this.port.newId();
-    const cmd = placeCommand(accountId, orderId, request);
-    // Without a key there is nothing to replay: no promise and no turn of the loop spent on it.
-    if (cmd.clientOrderId) {
-      const again = await this.replay(accountId, cmd);
-      if (again) return again;
+    let cmd: PlaceCommand;
+    try {
+      cmd = placeCommand(accountId, orderId, request);
+    } catch (err) {
+      return Promise.reject(err);
     }
+    if (cmd.clientOrderId) return this.placeKeyed(accountId, cmd);
+    const seqs = [0];
+    return this.port.submit(cmd, seqs).then((result) => {
+      if (!result.ok) throw this.rejectionError(result);
+      const { order, fills } = placementOutcome(orderId, result.events);
+      return { order, fills, replayed: false, seq: seqs[0] ?? null };
+    });
+  }
+
+  /** A keyed placement: the answer of an earlier one under the key, or a new one. */
+  private async placeKeyed(accountId: Id, cmd: PlaceCommand): Promise<Placement> {
+    const again = await this.replay(accountId, cmd);
+    if (again) return again;
     const seqs = [0];
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
@@ -233,7 +270,7 @@ export class OrderEntry {
     }
     if (!result.ok) throw this.rejectionError(result);
     this.accepted(accountId, cmd);
-    const { order, fills } = placementOutcome(orderId, result.events);
+    const { order, fills } = placementOutcome(cmd.orderId, result.events);
     return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
 

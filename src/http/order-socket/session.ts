@@ -172,9 +172,11 @@ export class TradeSession {
     const done = env.type === 'auth' ? this.reauthenticate(env) : this.run(env, type!);
     done.then(
       (answer) => {
-        const frame: ResultFrame = { type: env.type, id: env.id, seq: answer.seq, result: answer.result };
-        if (answer.replayed) frame.replayed = true;
-        this.send(JSON.stringify(frame));
+        // The ResultFrame's keys in order, written around the result's JSON (no frame object per
+        // answer): the type is a known message type, the id a string or a safe integer.
+        this.send(
+          `{"type":"${env.type}","id":${typeof env.id === 'number' ? env.id : JSON.stringify(env.id)},"seq":${answer.seq},"result":${JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
+        );
         this.freed();
       },
       (err: unknown) => {
