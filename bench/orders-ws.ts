@@ -17,10 +17,13 @@
 // offered rate above capacity the client's sends queue in its socket and show as latency.
 // --max-in-flight N starts the server with TRADE_MAX_IN_FLIGHT=N.
 // --ab CHECKOUT runs every WS target on that checkout's built server too, interleaved;
-// --cpu-prof DIR writes a V8 profile of each server there.
+// --cpu-prof DIR writes a V8 profile of each server there; --diag prints a second table from inside
+// each server during its load (bench/lib/server-diag.mjs): event-loop delay, GC pauses, group
+// commits (fdatasync count and time, orders and bytes per commit) and CPU by thread group.
 //
 //   node --import tsx bench/orders-ws.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--window 64] [--rate 20000[,10000…]] [--max-in-flight 256] [--ab CHECKOUT] [--cpu-prof DIR]
+//     [--diag]
 
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     'max-in-flight': { type: 'string' },
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
+    diag: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -161,6 +165,7 @@ async function ws(
 const tmp = join(tmpdir(), `tickbook-bench-orders-ws-${randomBytes(4).toString('hex')}`);
 const env: Record<string, string> = {
   ...BASE_ENV,
+  ...(values.diag ? { BENCH_DIAG: '1' } : {}),
   ...(values['max-in-flight'] !== undefined ? { TRADE_MAX_IN_FLIGHT: values['max-in-flight'] } : {}),
 };
 
@@ -187,6 +192,35 @@ for (const dir of values.ab?.split(',') ?? []) {
   }
 }
 
+interface Diag {
+  loopDelayMs: { p50: number; p99: number; max: number };
+  gc: { count: number; ms: number; maxMs: number };
+  fdatasync: { count: number; p50: number; p99: number; max: number };
+  writes: number;
+  writeBytes: number;
+  cpuMs: { main: number; startThreads: number; laterThreads: number; largestLaterThread: number };
+}
+const diags: { round: number; label: string; n: number; seconds: number; d: Diag }[] = [];
+
+/** The server's DIAG line (server-diag.mjs) for the load just run. */
+function readDiag(proc: import('node:child_process').ChildProcess): Promise<Diag> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('no DIAG line from the server')), 5000);
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      const m = /DIAG (\{.*\})\n/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        proc.stdout?.off('data', onData);
+        resolve(JSON.parse(m[1]!) as Diag);
+      }
+    };
+    proc.stdout?.on('data', onData);
+    proc.kill('SIGUSR1');
+  });
+}
+
 async function runOnce(t: number, round: number): Promise<Row> {
   const dir = join(tmp, `${round}-${t}`);
   mkdirSync(dir, { recursive: true });
@@ -194,10 +228,16 @@ async function runOnce(t: number, round: number): Promise<Row> {
   const { proc, url, exited } = await bootBuilt(t0.checkout, { ...env, DATA_DIR: dir }, values['cpu-prof']);
   try {
     const ctx = await setup(url);
+    if (values.diag) proc.kill('SIGUSR2');
     const cpu0 = cpuSeconds(proc.pid);
     const main0 = cpuSeconds(proc.pid, true);
+    const w0 = performance.now();
     const r = await t0.run(url, ctx);
     const n = Math.max(1, r.n);
+    if (values.diag) {
+      const d = await readDiag(proc);
+      diags.push({ round, label: t0.label, n, seconds: (performance.now() - w0) / 1000, d });
+    }
     return {
       ...r,
       cpuUs: ((cpuSeconds(proc.pid) - cpu0) * 1e6) / n,
@@ -256,6 +296,20 @@ TARGETS.forEach((t, i) => {
     `| ${t.label} | ${Math.round(median(rs.map((r) => r.ordersPerSec)))} | ${f1(median(rs.map((r) => r.p50)))} | ${f1(median(rs.map((r) => r.p99)))} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
   );
 });
+if (values.diag) {
+  console.log('\nInside the server during each load (--diag; bench/lib/server-diag.mjs)\n');
+  console.log(
+    '| round | target | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms | fdatasync /s | fdatasync p50 / p99 ms | orders per commit | KB per commit | CPU µs/order: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (largest: SQL worker) |',
+  );
+  console.log('|---:|---|---|---|---:|---|---:|---:|---|');
+  for (const { round, label, n, seconds, d } of diags) {
+    const us = (ms: number) => Math.round((ms * 1000) / n);
+    const commits = Math.max(1, d.fdatasync.count);
+    console.log(
+      `| ${round + 1} | ${label} | ${f1(d.loopDelayMs.p50)} / ${f1(d.loopDelayMs.p99)} / ${f1(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f1(d.gc.maxMs)} | ${Math.round(d.fdatasync.count / seconds)} | ${f1(d.fdatasync.p50)} / ${f1(d.fdatasync.p99)} | ${Math.round(n / commits)} | ${Math.round(d.writeBytes / Math.max(1, d.writes) / 1024)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} (${us(d.cpuMs.largestLaterThread)}) |`,
+    );
+  }
+}
 console.log(
   '\ngoal: WS ≥ 40,000 durable orders/s and ≥ 3× HTTP in the same run; p99 ack ≤ 10 ms at 20,000/s offered',
 );
