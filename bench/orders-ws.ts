@@ -146,6 +146,8 @@ async function ws(
       lagP99: number;
     };
     const errs = Object.entries(r.errors).map(([c, k]) => `${k} ${c}`);
+    // Over capacity, frames the server had not read when the client gave up waiting (10 s after
+    // its last send): they waited in TCP behind the in-flight bound, never placed.
     if (r.missing > 0) errs.push(`${r.missing} unanswered`);
     return {
       ordersPerSec: r.acked / r.seconds,

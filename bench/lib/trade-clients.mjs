@@ -66,6 +66,7 @@ async function run(m) {
   const lag = [];
   const errors = {};
   let acked = 0;
+  let lastAck = 0;
   let k = 0;
   let measuring = true;
   // Corked sockets, uncorked once this turn's sends are queued: one write per socket per turn.
@@ -117,6 +118,7 @@ async function run(m) {
         outstanding--;
         if (ok && measuring) {
           acked++;
+          lastAck = t;
           lat.push(t - sentAt[id]);
         }
       }
@@ -164,7 +166,9 @@ async function run(m) {
     acked: m.mode === 'rate' ? acked : acks,
     sent: k,
     missing: outstanding,
-    seconds: elapsed,
+    // A fixed-rate run counts the answers that came after its sending ended too: over capacity its
+    // rate is what was acknowledged until the last answer, not over the sending time alone.
+    seconds: m.mode === 'rate' ? Math.max(elapsed, (lastAck - t0) / 1000) : elapsed,
     errors,
     p50: pct(lat, 50),
     p99: pct(lat, 99),
