@@ -33,15 +33,20 @@ export async function readWatermark(q: Queryable): Promise<number> {
   return r.rows[0] === undefined ? 0 : Number(r.rows[0].seq);
 }
 
-interface Queued {
-  firstSeq: number;
-  results: readonly CommandResult[];
-  /** The commands' timestamps (ledger rows' createdAt), parallel to results. */
-  stamps: readonly (number | undefined)[] | undefined;
-}
-
 export class HistoryProjector {
-  private queue: Queued[] = [];
+  /**
+   * The rows of the durable commands not yet handed to a statement, gathered as each commit is
+   * enqueued: the events are read commit by commit, not all at once when the statement is made
+   * (on the event loop that was one burst of every command since the last statement), and the
+   * commands' results need not be kept until then.
+   */
+  private open = new HistoryBatch();
+  /** Last seq gathered into `open` (or handed to a statement). */
+  private gathered: number;
+  /** A statement that failed: retried, alone and first, before `open` (its rows come earlier). */
+  private failed: { batch: HistoryBatch; to: number } | undefined;
+  /** A gap in the seqs enqueued: a bug upstream, thrown by the loop as it was when it projected. */
+  private gap: Error | undefined;
   private running = false;
   private waiters: { seq: number; resolve: () => void }[] = [];
   private retryMs = 0;
@@ -58,6 +63,7 @@ export class HistoryProjector {
     private readonly log?: Log,
   ) {
     this.pauseMs = store.sqlOnEventLoop ? PROJECT_PAUSE_MS.onEventLoop : PROJECT_PAUSE_MS.offEventLoop;
+    this.gathered = wm;
   }
 
   static async open(store: Store, log?: Log): Promise<HistoryProjector> {
@@ -69,14 +75,27 @@ export class HistoryProjector {
     return this.wm;
   }
 
-  /** Queues the results of commands firstSeq.. (durable ones); seqs <= watermark are skipped. */
+  /** Gathers the rows of commands firstSeq.. (durable ones); seqs already gathered are skipped. */
   enqueue(
     firstSeq: number,
     results: readonly CommandResult[],
     stamps?: readonly (number | undefined)[],
   ): void {
-    if (firstSeq + results.length - 1 <= this.wm) return;
-    this.queue.push({ firstSeq, results, stamps });
+    if (firstSeq + results.length - 1 <= this.gathered || this.gap !== undefined) return;
+    const h = this.open;
+    let to = this.gathered;
+    for (let i = 0; i < results.length; i++) {
+      const seq = firstSeq + i;
+      if (seq <= to) continue;
+      if (seq !== to + 1) {
+        this.gap = new Error(`projector gap: seq ${seq} after ${to}`);
+        break;
+      }
+      const r = results[i]!;
+      if (r.ok) h.add(seq, r.events, stamps?.[i]);
+      to = seq;
+    }
+    this.gathered = to;
     this.kick();
   }
 
@@ -87,10 +106,9 @@ export class HistoryProjector {
     return new Promise((resolve) => this.waiters.push({ seq, resolve }));
   }
 
-  /** Resolves when the queue is empty. */
+  /** Resolves when everything gathered is projected. */
   async drain(): Promise<void> {
-    const last = this.queue.at(-1);
-    if (last !== undefined) await this.waitFor(last.firstSeq + last.results.length - 1);
+    if (this.gathered > this.wm) await this.waitFor(this.gathered);
   }
 
   async close(): Promise<void> {
@@ -100,44 +118,36 @@ export class HistoryProjector {
   }
 
   private kick(): void {
-    if (this.running || this.queue.length === 0 || this.closed) return;
+    if (this.running || (this.gathered <= this.wm && this.gap === undefined) || this.closed) return;
     this.running = true;
     void this.loop();
   }
 
   private async loop(): Promise<void> {
-    while (this.queue.length > 0) {
-      // Everything queued goes in one transaction: projection batches itself under load.
-      const take = this.queue;
-      const h = new HistoryBatch();
-      let to = this.wm;
-      for (const q of take) {
-        for (let i = 0; i < q.results.length; i++) {
-          const seq = q.firstSeq + i;
-          if (seq <= to) continue;
-          if (seq !== to + 1) throw new Error(`projector gap: seq ${seq} after ${to}`);
-          const r = q.results[i]!;
-          if (r.ok) h.add(seq, r.events, q.stamps?.[i]);
-          to = seq;
-        }
+    while (this.gathered > this.wm || this.gap !== undefined) {
+      // Everything gathered goes in one transaction: projection batches itself under load.
+      let next = this.failed;
+      if (next === undefined) {
+        if (this.gathered <= this.wm) throw this.gap;
+        next = { batch: this.open, to: this.gathered };
+        this.open = new HistoryBatch();
       }
-      const consumed = take.length;
       try {
-        if (to > this.wm) {
-          // One statement, so its own transaction: the rows and the watermark together or neither.
-          const { sql, params } = projectionStatement(h, NAME, to);
-          await this.store.query(sql, params);
-        }
+        // One statement, so its own transaction: the rows and the watermark together or neither.
+        const { sql, params } = projectionStatement(next.batch, NAME, next.to);
+        await this.store.query(sql, params);
       } catch (err) {
         // The journal holds these commands; history only lags. Retry with backoff (the read
         // barrier keeps history reads waiting until it catches up, see waitFor).
+        this.failed = next;
         this.retryMs = Math.min(5000, Math.max(50, this.retryMs * 2));
         this.log?.error({ err, retryMs: this.retryMs }, 'history projection failed; retrying');
         await new Promise((r) => setTimeout(r, this.retryMs));
         continue;
       }
+      this.failed = undefined;
       this.retryMs = 0;
-      this.queue.splice(0, consumed);
+      const to = next.to;
       this.projected += to - this.wm;
       this.wm = to;
       const ready = this.waiters.filter((w) => w.seq <= to);
