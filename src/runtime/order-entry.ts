@@ -8,33 +8,12 @@
 
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type {
-  Currency,
-  DomainEvent,
-  Fill,
-  Id,
-  OrderRecord,
-  StpMode,
-  TimeInForce,
-} from '../exchange/types.ts';
-import { priceToTick } from '../exchange/units.ts';
-import type { CommandInput, ExchangePort } from './exchange-port.ts';
+import type { DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
+import type { ExchangePort } from './exchange-port.ts';
+import { type PlaceCommand, type PlaceRequest, placeCommand } from './place-command.ts';
 import { type PlacedTerms, placedTermsOf, type Terms } from './placed-terms.ts';
 
-/** A placement request as the wire gives it (price a decimal, everything else already integers). */
-export interface PlaceRequest {
-  outcomeId: string;
-  price: number;
-  qty: number;
-  currency: Currency;
-  tif: TimeInForce;
-  ttl?: number;
-  flags?: string;
-  clientOrderId?: string;
-  stp?: StpMode;
-  reprice?: boolean;
-  mmp?: boolean;
-}
+export { MAX_TTL_MS, type PlaceRequest, placeCommand } from './place-command.ts';
 
 /**
  * The order as a placement left it, with the fills it produced; `replayed` for a repeated key.
@@ -57,72 +36,8 @@ export interface Cancelled {
 /** What a cancel by scope covers: every order of the account, or those of one event or market. */
 export type CancelScope = 'all' | 'event' | 'market';
 
-type PlaceCommand = CommandInput & { type: 'PlaceOrder' };
-
 /** Production clients send up to 256 orders per batch. */
 export const MAX_BATCH = 256;
-
-/**
- * The longest GTT time to live: 30 days (docs/http.md "Trading semantics"). An unbounded ttl let
- * an expiry past the Date range into the journal; a month covers any real event horizon. The
- * request schema states the same bound (src/http/schemas/trading.ts imports it from here).
- */
-export const MAX_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** The PlaceOrder command for a schema-valid request, or the edge's own rejection. */
-export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): PlaceCommand {
-  const tick = priceToTick(b.price);
-  if (tick === null) throw new ApiError('INVALID_PRICE', `Price ${b.price} is not on the tick table`);
-  if (!Number.isSafeInteger(b.qty) || b.qty <= 0) throw new ApiError('INVALID_QTY');
-  if (b.tif === 'GTT' && b.ttl === undefined)
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl is required for GTT');
-  if (b.ttl !== undefined && !(Number.isSafeInteger(b.ttl) && b.ttl > 0 && b.ttl <= MAX_TTL_MS)) {
-    throw new ApiError('VALIDATION_FAILED', `body/ttl must be an integer from 1 to ${MAX_TTL_MS} ms`);
-  }
-  if (b.tif !== 'GTT' && b.ttl !== undefined) {
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
-  }
-  if (b.reprice === true && b.tif !== 'PO') {
-    throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
-  }
-  // One object in the journal's key order (ttl before flags; the options last, absent ones adding
-  // no key, so the journaled command stays byte-identical), built without a spread per option:
-  // this runs for every order.
-  const outcomeId = b.outcomeId.toLowerCase();
-  const flags = b.flags ?? null;
-  const clientOrderId = b.clientOrderId ?? null;
-  const cmd: PlaceCommand =
-    b.ttl === undefined
-      ? {
-          type: 'PlaceOrder',
-          orderId,
-          accountId,
-          outcomeId,
-          currency: b.currency,
-          price: tick,
-          qty: b.qty,
-          tif: b.tif,
-          flags,
-          clientOrderId,
-        }
-      : {
-          type: 'PlaceOrder',
-          orderId,
-          accountId,
-          outcomeId,
-          currency: b.currency,
-          price: tick,
-          qty: b.qty,
-          tif: b.tif,
-          ttl: b.ttl,
-          flags,
-          clientOrderId,
-        };
-  if (b.stp !== undefined) cmd.stp = b.stp;
-  if (b.reprice === true) cmd.reprice = true;
-  if (b.mmp === true) cmd.mmp = true;
-  return cmd;
-}
 
 /**
  * The order as this placement left it, from the command's own events (not from the live state,
