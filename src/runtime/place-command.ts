@@ -49,39 +49,22 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
   if (b.reprice === true && b.tif !== 'PO') {
     throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
   }
-  // One object in the journal's key order (ttl before flags; the options last, absent ones adding
-  // no key, so the journaled command stays byte-identical), built without a spread per option:
-  // this runs for every order.
-  const outcomeId = b.outcomeId.toLowerCase();
-  const flags = b.flags ?? null;
-  const clientOrderId = b.clientOrderId ?? null;
-  const cmd: PlaceCommand =
-    b.ttl === undefined
-      ? {
-          type: 'PlaceOrder',
-          orderId,
-          accountId,
-          outcomeId,
-          currency: b.currency,
-          price: tick,
-          qty: b.qty,
-          tif: b.tif,
-          flags,
-          clientOrderId,
-        }
-      : {
-          type: 'PlaceOrder',
-          orderId,
-          accountId,
-          outcomeId,
-          currency: b.currency,
-          price: tick,
-          qty: b.qty,
-          tif: b.tif,
-          ttl: b.ttl,
-          flags,
-          clientOrderId,
-        };
+  // The journal's key order (ttl before flags; absent options add no key, so the journaled
+  // command stays byte-identical). The options after clientOrderId are set on the object rather
+  // than spread from a literal each: this runs for every order.
+  const cmd: PlaceCommand = {
+    type: 'PlaceOrder',
+    orderId,
+    accountId,
+    outcomeId: b.outcomeId.toLowerCase(),
+    currency: b.currency,
+    price: tick,
+    qty: b.qty,
+    tif: b.tif,
+    ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
+    flags: b.flags ?? null,
+    clientOrderId: b.clientOrderId ?? null,
+  };
   if (b.stp !== undefined) cmd.stp = b.stp;
   if (b.reprice === true) cmd.reprice = true;
   if (b.mmp === true) cmd.mmp = true;
