@@ -5,6 +5,8 @@
 // MAIN_JS may name another checkout's build (--ab). Prints `READY <url>` once listening.
 import { pathToFileURL } from 'node:url';
 
+// bench/orders-ws.ts --diag: loop delay, GC, fdatasync and per-thread CPU (server-diag.mjs).
+if (process.env.BENCH_DIAG === '1') await import('./server-diag.mjs');
 const { startServer } = await import(pathToFileURL(process.env.MAIN_JS).href);
 const srv = await startServer({ env: process.env, signals: true });
 process.stdout.write(`READY ${srv.url}\n`);

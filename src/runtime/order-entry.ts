@@ -8,32 +8,11 @@
 
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type {
-  Currency,
-  DomainEvent,
-  Fill,
-  Id,
-  OrderRecord,
-  StpMode,
-  TimeInForce,
-} from '../exchange/types.ts';
-import { priceToTick } from '../exchange/units.ts';
-import type { CommandInput, ExchangePort } from './exchange-port.ts';
+import type { DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
+import type { ExchangePort } from './exchange-port.ts';
+import { type PlaceCommand, type PlaceRequest, placeCommand } from './place-command.ts';
 
-/** A placement request as the wire gives it (price a decimal, everything else already integers). */
-export interface PlaceRequest {
-  outcomeId: string;
-  price: number;
-  qty: number;
-  currency: Currency;
-  tif: TimeInForce;
-  ttl?: number;
-  flags?: string;
-  clientOrderId?: string;
-  stp?: StpMode;
-  reprice?: boolean;
-  mmp?: boolean;
-}
+export { MAX_TTL_MS, type PlaceRequest, placeCommand } from './place-command.ts';
 
 /**
  * The order as a placement left it, with the fills it produced; `replayed` for a repeated key.
@@ -56,52 +35,8 @@ export interface Cancelled {
 /** What a cancel by scope covers: every order of the account, or those of one event or market. */
 export type CancelScope = 'all' | 'event' | 'market';
 
-type PlaceCommand = CommandInput & { type: 'PlaceOrder' };
-
 /** Production clients send up to 256 orders per batch. */
 export const MAX_BATCH = 256;
-
-/**
- * The longest GTT time to live: 30 days (docs/http.md "Trading semantics"). An unbounded ttl let
- * an expiry past the Date range into the journal; a month covers any real event horizon. The
- * request schema states the same bound (src/http/schemas/trading.ts imports it from here).
- */
-export const MAX_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** The PlaceOrder command for a schema-valid request, or the edge's own rejection. */
-export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): PlaceCommand {
-  const tick = priceToTick(b.price);
-  if (tick === null) throw new ApiError('INVALID_PRICE', `Price ${b.price} is not on the tick table`);
-  if (!Number.isSafeInteger(b.qty) || b.qty <= 0) throw new ApiError('INVALID_QTY');
-  if (b.tif === 'GTT' && b.ttl === undefined)
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl is required for GTT');
-  if (b.ttl !== undefined && !(Number.isSafeInteger(b.ttl) && b.ttl > 0 && b.ttl <= MAX_TTL_MS)) {
-    throw new ApiError('VALIDATION_FAILED', `body/ttl must be an integer from 1 to ${MAX_TTL_MS} ms`);
-  }
-  if (b.tif !== 'GTT' && b.ttl !== undefined) {
-    throw new ApiError('VALIDATION_FAILED', 'body/ttl applies to GTT orders only');
-  }
-  if (b.reprice === true && b.tif !== 'PO') {
-    throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
-  }
-  return {
-    type: 'PlaceOrder',
-    orderId,
-    accountId,
-    outcomeId: b.outcomeId.toLowerCase(),
-    currency: b.currency,
-    price: tick,
-    qty: b.qty,
-    tif: b.tif,
-    ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
-    flags: b.flags ?? null,
-    clientOrderId: b.clientOrderId ?? null,
-    // absent options add no key: the journaled command stays byte-identical
-    ...(b.stp !== undefined ? { stp: b.stp } : {}),
-    ...(b.reprice === true ? { reprice: true } : {}),
-    ...(b.mmp === true ? { mmp: true } : {}),
-  };
-}
 
 /**
  * The order as this placement left it, from the command's own events (not from the live state,
@@ -207,15 +142,32 @@ export class OrderEntry {
     return { order: o, fills: await this.fillsOf(accountId, o), replayed: true, seq: null };
   }
 
-  /** Places one order: the first placement under a repeated clientOrderId, or a new one. */
-  async place(accountId: Id, request: PlaceRequest): Promise<Placement> {
+  /**
+   * Places one order: the first placement under a repeated clientOrderId, or a new one. Without a
+   * key there is nothing to replay: one `then` on the command's durable result, no async frame
+   * (this runs for every order of both transports).
+   */
+  place(accountId: Id, request: PlaceRequest): Promise<Placement> {
     const orderId = this.port.newId();
-    const cmd = placeCommand(accountId, orderId, request);
-    // Without a key there is nothing to replay: no promise and no turn of the loop spent on it.
-    if (cmd.clientOrderId) {
-      const again = await this.replay(accountId, cmd);
-      if (again) return again;
+    let cmd: PlaceCommand;
+    try {
+      cmd = placeCommand(accountId, orderId, request);
+    } catch (err) {
+      return Promise.reject(err);
     }
+    if (cmd.clientOrderId) return this.placeKeyed(accountId, cmd);
+    const seqs = [0];
+    return this.port.submit(cmd, seqs).then((result) => {
+      if (!result.ok) throw this.rejectionError(result);
+      const { order, fills } = placementOutcome(orderId, result.events);
+      return { order, fills, replayed: false, seq: seqs[0] ?? null };
+    });
+  }
+
+  /** A keyed placement: the answer of an earlier one under the key, or a new one. */
+  private async placeKeyed(accountId: Id, cmd: PlaceCommand): Promise<Placement> {
+    const again = await this.replay(accountId, cmd);
+    if (again) return again;
     const seqs = [0];
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok && result.code === 'DUPLICATE_CLIENT_ORDER_ID') {
@@ -224,7 +176,7 @@ export class OrderEntry {
       if (winner) return winner;
     }
     if (!result.ok) throw this.rejectionError(result);
-    const { order, fills } = placementOutcome(orderId, result.events);
+    const { order, fills } = placementOutcome(cmd.orderId, result.events);
     return { order, fills, replayed: false, seq: seqs[0] ?? null };
   }
 

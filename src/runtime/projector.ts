@@ -25,12 +25,14 @@ const NAME = 'history';
  * worker thread by default").
  */
 const PROJECT_PAUSE_MS = { onEventLoop: 20, offEventLoop: 100 };
+
 /**
  * Most events one projection statement takes. Gathering the rows, building the statement and
  * handing its arrays to the SQL thread run on the event loop (≈ 1 µs an event), so a backlog in
  * one statement is one stall of every request: a market settling 100,000 parlays leaves ~300,000
- * events queued. Past this many the rest waits for the next statement, which follows at the next
- * turn of the event loop, not after a pause.
+ * events queued. Past this many the gathered rows are sealed into a statement of their own and
+ * the rest goes to the next one, which follows at the next turn of the event loop, not after a
+ * pause.
  */
 export const PROJECT_MAX_EVENTS = 8_000;
 
@@ -41,17 +43,24 @@ export async function readWatermark(q: Queryable): Promise<number> {
   return r.rows[0] === undefined ? 0 : Number(r.rows[0].seq);
 }
 
-interface Queued {
-  firstSeq: number;
-  results: readonly CommandResult[];
-  /** The commands' timestamps (ledger rows' createdAt), parallel to results. */
-  stamps: readonly (number | undefined)[] | undefined;
-}
-
 export class HistoryProjector {
-  private queue: Queued[] = [];
-  /** Results of queue[0] already projected (a statement may end inside a committed batch). */
-  private head = 0;
+  /**
+   * The rows of the durable commands not yet handed to a statement, gathered as each commit is
+   * enqueued: the events are read commit by commit, not all at once when the statement is made
+   * (on the event loop that was one burst of every command since the last statement), and the
+   * commands' results need not be kept until then.
+   */
+  private open = new HistoryBatch();
+  /** Events gathered into `open`, which is sealed at PROJECT_MAX_EVENTS. */
+  private openEvents = 0;
+  /** Last seq gathered into `open` (or handed to a statement). */
+  private gathered: number;
+  /** Batches sealed full (a backlog), oldest first, each with its last seq: projected before `open`. */
+  private sealed: { batch: HistoryBatch; to: number }[] = [];
+  /** A statement that failed: retried, alone and first, before `open` (its rows come earlier). */
+  private failed: { batch: HistoryBatch; to: number } | undefined;
+  /** A gap in the seqs enqueued: a bug upstream, thrown by the loop as it was when it projected. */
+  private gap: Error | undefined;
   private running = false;
   private waiters: { seq: number; resolve: () => void }[] = [];
   private retryMs = 0;
@@ -68,6 +77,7 @@ export class HistoryProjector {
     private readonly log?: Log,
   ) {
     this.pauseMs = store.sqlOnEventLoop ? PROJECT_PAUSE_MS.onEventLoop : PROJECT_PAUSE_MS.offEventLoop;
+    this.gathered = wm;
   }
 
   static async open(store: Store, log?: Log): Promise<HistoryProjector> {
@@ -79,14 +89,34 @@ export class HistoryProjector {
     return this.wm;
   }
 
-  /** Queues the results of commands firstSeq.. (durable ones); seqs <= watermark are skipped. */
+  /** Gathers the rows of commands firstSeq.. (durable ones); seqs already gathered are skipped. */
   enqueue(
     firstSeq: number,
     results: readonly CommandResult[],
     stamps?: readonly (number | undefined)[],
   ): void {
-    if (firstSeq + results.length - 1 <= this.wm) return;
-    this.queue.push({ firstSeq, results, stamps });
+    if (firstSeq + results.length - 1 <= this.gathered || this.gap !== undefined) return;
+    let to = this.gathered;
+    for (let i = 0; i < results.length; i++) {
+      const seq = firstSeq + i;
+      if (seq <= to) continue;
+      if (seq !== to + 1) {
+        this.gap = new Error(`projector gap: seq ${seq} after ${to}`);
+        break;
+      }
+      const r = results[i]!;
+      if (r.ok) {
+        this.open.add(seq, r.events, stamps?.[i]);
+        this.openEvents += r.events.length;
+      }
+      to = seq;
+      if (this.openEvents >= PROJECT_MAX_EVENTS) {
+        this.sealed.push({ batch: this.open, to });
+        this.open = new HistoryBatch();
+        this.openEvents = 0;
+      }
+    }
+    this.gathered = to;
     this.kick();
   }
 
@@ -97,10 +127,9 @@ export class HistoryProjector {
     return new Promise((resolve) => this.waiters.push({ seq, resolve }));
   }
 
-  /** Resolves when the queue is empty. */
+  /** Resolves when everything gathered is projected. */
   async drain(): Promise<void> {
-    const last = this.queue.at(-1);
-    if (last !== undefined) await this.waitFor(last.firstSeq + last.results.length - 1);
+    if (this.gathered > this.wm) await this.waitFor(this.gathered);
   }
 
   async close(): Promise<void> {
@@ -110,59 +139,44 @@ export class HistoryProjector {
   }
 
   private kick(): void {
-    if (this.running || this.queue.length === 0 || this.closed) return;
+    if (this.running || (this.gathered <= this.wm && this.gap === undefined) || this.closed) return;
     this.running = true;
     void this.loop();
   }
 
   private async loop(): Promise<void> {
-    while (this.queue.length > 0) {
-      // What is queued goes in one transaction, up to PROJECT_MAX_EVENTS: projection batches
-      // itself under load, and a backlog is projected in several statements.
-      const h = new HistoryBatch();
-      let to = this.wm;
-      let events = 0;
-      let consumed = 0;
-      let head = this.head;
-      for (const q of this.queue) {
-        for (; head < q.results.length && events < PROJECT_MAX_EVENTS; head++) {
-          const seq = q.firstSeq + head;
-          if (seq <= to) continue;
-          if (seq !== to + 1) throw new Error(`projector gap: seq ${seq} after ${to}`);
-          const r = q.results[head]!;
-          if (r.ok) {
-            h.add(seq, r.events, q.stamps?.[head]);
-            events += r.events.length;
-          }
-          to = seq;
-        }
-        if (head < q.results.length) break;
-        consumed++;
-        head = 0;
+    while (this.gathered > this.wm || this.gap !== undefined) {
+      // Everything gathered goes in one transaction (projection batches itself under load), a
+      // backlog in statements of at most PROJECT_MAX_EVENTS events.
+      let next = this.failed ?? this.sealed.shift();
+      if (next === undefined) {
+        if (this.gathered <= this.wm) throw this.gap;
+        next = { batch: this.open, to: this.gathered };
+        this.open = new HistoryBatch();
+        this.openEvents = 0;
       }
       try {
-        if (to > this.wm) {
-          // One statement, so its own transaction: the rows and the watermark together or neither.
-          const { sql, params } = projectionStatement(h, NAME, to);
-          await this.store.query(sql, params);
-        }
+        // One statement, so its own transaction: the rows and the watermark together or neither.
+        const { sql, params } = projectionStatement(next.batch, NAME, next.to);
+        await this.store.query(sql, params);
       } catch (err) {
         // The journal holds these commands; history only lags. Retry with backoff (the read
         // barrier keeps history reads waiting until it catches up, see waitFor).
+        this.failed = next;
         this.retryMs = Math.min(5000, Math.max(50, this.retryMs * 2));
         this.log?.error({ err, retryMs: this.retryMs }, 'history projection failed; retrying');
         await new Promise((r) => setTimeout(r, this.retryMs));
         continue;
       }
+      this.failed = undefined;
       this.retryMs = 0;
-      this.queue.splice(0, consumed);
-      this.head = head;
+      const to = next.to;
       this.projected += to - this.wm;
       this.wm = to;
       const ready = this.waiters.filter((w) => w.seq <= to);
       this.waiters = this.waiters.filter((w) => w.seq > to);
       for (const w of ready) w.resolve();
-      if (events >= PROJECT_MAX_EVENTS && this.queue.length > 0) {
+      if (this.sealed.length > 0) {
         // a backlog: the next part at the next turn, after the requests that arrived meanwhile
         await new Promise<void>((resolve) => setImmediate(resolve));
       } else if (this.waiters.length === 0 && !this.closed) {

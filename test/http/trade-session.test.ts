@@ -1,8 +1,8 @@
 // The `/trade` session without a server (docs/order-entry.md "Back-pressure", "Tokens"): a token
 // that expires mid-connection answers INVALID_TOKEN until an `auth` message brings a fresh one;
-// requests over the in-flight bound answer RATE_LIMITED at once; a client that does not read
-// stops being read once unwritten answers pass the high-water mark, and is read again when they
-// drain.
+// a connection at its in-flight bound is not read until an answer frees a place, and the frames
+// already read wait in order (nothing is refused); a client that does not read stops being read
+// once unwritten answers pass the high-water mark, and is read again when they drain.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -77,21 +77,73 @@ describe('/trade session', () => {
     assert.equal(sock.frames.at(-1).type, 'cancelAll');
   });
 
-  test('in-flight bound: RATE_LIMITED at once over it, requests in flight untouched', async () => {
+  test('in-flight bound: reading pauses at it, waiting frames run in order as answers free places', async () => {
     const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
     const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 4 });
-    // Commands that never become durable: every request stays in flight.
-    const stuck = { cancelScope: () => new Promise(() => {}) } as unknown as OrderEntry;
+    // Commands that become durable when the test says so.
+    const durable: (() => void)[] = [];
+    const held = {
+      cancelScope: () => new Promise((resolve) => durable.push(() => resolve({ orders: [], seq: null }))),
+    } as unknown as OrderEntry;
     const sock = new FakeSocket();
-    const s = new TradeSession(sock, { ...deps, entry: stuck }, principal, 't');
+    const s = new TradeSession(sock, { ...deps, entry: held }, principal, 't');
     for (let i = 0; i < 10; i++) s.message(JSON.stringify({ type: 'cancelAll', id: i }));
     await settle();
     assert.equal(s.inFlight, 4);
+    assert.equal(s.backlog, 6);
+    assert.equal(sock.paused, 1, 'reading stopped once, at the bound');
+    assert.equal(sock.frames.length, 0, 'nothing refused, nothing answered yet');
+    // A frame read meanwhile (from the same socket read) waits behind the others.
+    s.message(JSON.stringify({ type: 'cancelAll', id: 10 }));
+    assert.equal(s.backlog, 7);
+    durable.shift()!();
+    await settle();
     assert.deepEqual(
-      sock.frames.map((f) => [f.id, f.error.code]),
-      [4, 5, 6, 7, 8, 9].map((i) => [i, 'RATE_LIMITED']),
+      sock.frames.map((f) => f.id),
+      [0],
     );
-    assert.equal(sock.frames[0].error.statusCode, 429);
+    assert.equal(s.inFlight, 4, 'the freed place went to the next waiting frame');
+    assert.equal(s.backlog, 6);
+    assert.equal(sock.resumed, 0, 'still at the bound: still not read');
+    while (durable.length > 0) {
+      durable.shift()!();
+      await settle();
+    }
+    assert.deepEqual(
+      sock.frames.map((f) => [f.type, f.id]),
+      Array.from({ length: 11 }, (_, i) => ['cancelAll', i]),
+      'every frame answered, in the order sent',
+    );
+    assert.equal(s.inFlight, 0);
+    assert.equal(s.backlog, 0);
+    assert.equal(sock.resumed, 1, 'read again once under the bound');
+    assert.equal(sock.paused, 1);
+  });
+
+  test('both pauses at once: reading resumes only when the bound and the unwritten answers allow', async () => {
+    const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
+    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 2, highWaterBytes: 300 });
+    const durable: (() => void)[] = [];
+    const held = {
+      cancelScope: () => new Promise((resolve) => durable.push(() => resolve({ orders: [], seq: null }))),
+    } as unknown as OrderEntry;
+    const sock = new FakeSocket(false);
+    const s = new TradeSession(sock, { ...deps, entry: held }, principal, 't');
+    for (let i = 0; i < 4; i++) s.message(JSON.stringify({ type: 'cancelAll', id: i }));
+    for (let i = 0; i < 10; i++) s.message('{not json'); // wait behind the bound too
+    assert.equal(sock.paused, 1);
+    while (durable.length > 0) {
+      durable.shift()!();
+      await settle();
+    }
+    // All answered, but unwritten: the high-water mark keeps the connection paused.
+    assert.equal(s.backlog, 0);
+    assert.equal(sock.frames.length, 14);
+    assert.ok(s.unwritten > 300);
+    assert.equal(sock.resumed, 0);
+    for (const w of sock.unwritten.splice(0)) w();
+    assert.equal(sock.resumed, 1);
+    assert.equal(sock.paused, 1);
   });
 
   test('a client that does not read is not read either once answers pile up; read again on drain', async () => {

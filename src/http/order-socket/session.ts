@@ -2,9 +2,11 @@
 // result or an error frame carrying the one error envelope, and never lets a bad frame close the
 // connection or reach the journal. Requests are pipelined: many may be in flight, each answered
 // when its command is durable (group commits resolve in seq order, so answers come in commit
-// order). Memory stays bounded for a client that does not read: at most `maxInFlight` requests
-// are in flight (more are answered RATE_LIMITED at once), and when answers not yet written to the
-// socket pass `highWaterBytes` the connection stops reading until they drain.
+// order). Memory stays bounded, and nothing a client sends is refused for its pace: at most
+// `maxInFlight` requests are in flight, and a connection at that bound is not read until an answer
+// frees a place (TCP back-pressure on the client; the frames of a read already made wait here, in
+// order); when answers not yet written to the socket pass `highWaterBytes` the connection stops
+// reading until they drain (docs/order-entry.md "Pipelining and back-pressure").
 
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
@@ -66,27 +68,20 @@ export type ResultFrame = {
 };
 export type ErrorFrame = { type: 'error'; id: RequestId | null; error: ErrorEnvelope };
 
-const rateLimitedBodies = new Map<number, string>();
-
-/** The error envelope of a frame over the in-flight bound, as JSON (the same for every frame). */
-function rateLimitedBody(maxInFlight: number): string {
-  let body = rateLimitedBodies.get(maxInFlight);
-  if (body === undefined) {
-    const err = new ApiError(
-      'RATE_LIMITED',
-      `At most ${maxInFlight} requests in flight per connection: read the answers first`,
-    );
-    body = JSON.stringify(mapError(err).body);
-    rateLimitedBodies.set(maxInFlight, body);
-  }
-  return body;
-}
-
 export class TradeSession {
   inFlight = 0;
   /** Bytes of frames handed to the socket and not yet written out. */
   unwritten = 0;
-  private paused = false;
+  /** Reading stopped: answers pile up unwritten (`unwritten`), or the in-flight bound is reached. */
+  private pausedForWrites = false;
+  private pausedForBound = false;
+  /**
+   * Frames read while the connection was at its in-flight bound, in arrival order, from `next`:
+   * at most what the reads made before the pause took effect held (a socket read and the frames
+   * ws had buffered), since nothing more is read until they are taken.
+   */
+  private waiting: string[] = [];
+  private next = 0;
   closed = false;
 
   constructor(
@@ -101,8 +96,52 @@ export class TradeSession {
     this.sendError(null, new ApiError('MALFORMED_JSON', 'Frames must be JSON text'));
   }
 
-  /** One client frame. Never throws; every outcome is a frame. */
+  /** The connection closed: nothing more is sent, and frames still waiting are dropped. */
+  close(): void {
+    this.closed = true;
+    this.waiting = [];
+    this.next = 0;
+  }
+
+  /** Frames read and waiting for a place under the in-flight bound. */
+  get backlog(): number {
+    return this.waiting.length - this.next;
+  }
+
+  /**
+   * One client frame. Never throws; every outcome is a frame. At the in-flight bound (or behind
+   * frames already waiting for it) the frame waits, in order, and the connection stops being read.
+   */
   message(text: string): void {
+    if (this.inFlight >= this.deps.maxInFlight || this.next < this.waiting.length) {
+      if (this.closed) return;
+      this.waiting.push(text);
+      if (!this.pausedForBound) {
+        this.pausedForBound = true;
+        if (!this.pausedForWrites) this.transport.pause();
+      }
+      return;
+    }
+    this.handle(text);
+  }
+
+  /** A request was answered: frames waiting for a place are handled, and reading resumes. */
+  private freed(): void {
+    this.inFlight--;
+    const w = this.waiting;
+    while (this.next < w.length && this.inFlight < this.deps.maxInFlight) this.handle(w[this.next++]!);
+    if (this.next < w.length) return;
+    if (this.next > 0) {
+      this.waiting = [];
+      this.next = 0;
+    }
+    if (this.pausedForBound) {
+      this.pausedForBound = false;
+      if (!this.pausedForWrites && !this.closed) this.transport.resume();
+    }
+  }
+
+  private handle(text: string): void {
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -129,26 +168,20 @@ export class TradeSession {
       );
       return;
     }
-    if (this.inFlight >= this.deps.maxInFlight) {
-      // An overloaded server answers many of these: the error body is serialized once per bound,
-      // not an ApiError (and its stack) and a mapping per refused frame.
-      this.send(
-        `{"type":"error","id":${JSON.stringify(env.id)},"error":${rateLimitedBody(this.deps.maxInFlight)}}`,
-      );
-      return;
-    }
     this.inFlight++;
     const done = env.type === 'auth' ? this.reauthenticate(env) : this.run(env, type!);
     done.then(
       (answer) => {
-        this.inFlight--;
-        const frame: ResultFrame = { type: env.type, id: env.id, seq: answer.seq, result: answer.result };
-        if (answer.replayed) frame.replayed = true;
-        this.send(JSON.stringify(frame));
+        // The ResultFrame's keys in order, written around the result's JSON (no frame object per
+        // answer): the type is a known message type, the id a string or a safe integer.
+        this.send(
+          `{"type":"${env.type}","id":${typeof env.id === 'number' ? env.id : JSON.stringify(env.id)},"seq":${answer.seq},"result":${JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
+        );
+        this.freed();
       },
       (err: unknown) => {
-        this.inFlight--;
         this.sendError(env.id, err);
+        this.freed();
       },
     );
   }
@@ -239,15 +272,15 @@ export class TradeSession {
     if (this.closed) return;
     const n = text.length;
     this.unwritten += n;
-    if (!this.paused && this.unwritten > this.deps.highWaterBytes) {
-      this.paused = true;
-      this.transport.pause();
+    if (!this.pausedForWrites && this.unwritten > this.deps.highWaterBytes) {
+      this.pausedForWrites = true;
+      if (!this.pausedForBound) this.transport.pause();
     }
     this.transport.send(text, () => {
       this.unwritten -= n;
-      if (this.paused && this.unwritten <= this.deps.highWaterBytes / 2) {
-        this.paused = false;
-        if (!this.closed) this.transport.resume();
+      if (this.pausedForWrites && this.unwritten <= this.deps.highWaterBytes / 2) {
+        this.pausedForWrites = false;
+        if (!this.pausedForBound && !this.closed) this.transport.resume();
       }
     });
   }

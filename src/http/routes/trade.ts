@@ -47,7 +47,7 @@ export interface TradeOptions {
     Partial<Pick<Config, 'tradeMaxInFlight' | 'tradeHighWaterBytes'>>;
   now?: () => number;
   auth: Pick<AuthService, 'verifyCached' | 'verifyAccessToken'>;
-  /** Requests in flight per connection before RATE_LIMITED answers (TRADE_MAX_IN_FLIGHT, 256). */
+  /** Requests in flight per connection; at the bound the connection is not read (TRADE_MAX_IN_FLIGHT, 256). */
   maxInFlight?: number;
   /** Largest client frame, bytes (1 MiB, the REST body limit's default); larger closes with 1009. */
   maxPayload?: number;
@@ -153,7 +153,7 @@ export default async function tradeRoutes(app: FastifyInstance, opts: TradeOptio
           });
           ws.on('error', () => ws.terminate());
           ws.on('close', () => {
-            session.closed = true;
+            session.close();
             // Cancel-on-disconnect: the account's resting orders go with the connection (one
             // CancelOrders, as DELETE /kill), unless the server itself is shutting down.
             if (cancelOnDisconnect && !shuttingDown) {

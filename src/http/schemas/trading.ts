@@ -3,7 +3,7 @@
 
 import { STP_MODES, TIFS } from '../../exchange/types.ts';
 import { MAX_QTY_MCU } from '../../exchange/units.ts';
-import { MAX_TTL_MS } from '../../runtime/order-entry.ts';
+import { MAX_TTL_MS } from '../../runtime/place-command.ts';
 import { currency, price, units, uuid } from './common.ts';
 
 export { fillSchema, orderSchema, orderWithFillsSchema, positionSchema } from '../../wire/trading.ts';
