@@ -149,6 +149,7 @@ export class HistoryProjector {
       // Everything gathered goes in one transaction (projection batches itself under load), a
       // backlog in statements of at most PROJECT_MAX_EVENTS events.
       let next = this.failed ?? this.sealed.shift();
+      const full = next !== undefined;
       if (next === undefined) {
         if (this.gathered <= this.wm) throw this.gap;
         next = { batch: this.open, to: this.gathered };
@@ -176,7 +177,7 @@ export class HistoryProjector {
       const ready = this.waiters.filter((w) => w.seq <= to);
       this.waiters = this.waiters.filter((w) => w.seq > to);
       for (const w of ready) w.resolve();
-      if (this.sealed.length > 0) {
+      if (full && this.gathered > this.wm) {
         // a backlog: the next part at the next turn, after the requests that arrived meanwhile
         await new Promise<void>((resolve) => setImmediate(resolve));
       } else if (this.waiters.length === 0 && !this.closed) {
