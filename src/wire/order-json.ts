@@ -18,14 +18,39 @@ export function jsonString(s: string): string {
   return `"${s}"`;
 }
 
+/** The ids an answer repeats (every order of a set has one of two outcome ids and one market id). */
+let lastIn = '';
+let lastOut = '""';
+let prevIn = '';
+let prevOut = '""';
+
+/** jsonString of the two strings last asked for, kept. */
+function idString(s: string): string {
+  if (s === lastIn) return lastOut;
+  if (s === prevIn) return prevOut;
+  prevIn = lastIn;
+  prevOut = lastOut;
+  lastIn = s;
+  lastOut = jsonString(s);
+  return lastOut;
+}
+
+/** The wire price's text by tick ("0.42"), each made once: ticks are small integers. */
+const PRICE_TEXT: string[] = [];
+
 const nullableString = (s: string | null): string => (s === null ? 'null' : jsonString(s));
+
+function priceText(tick: number): string {
+  if (!((tick | 0) === tick && tick >= 0 && tick < 4096)) return String(tickToPrice(tick));
+  return (PRICE_TEXT[tick] ??= String(tickToPrice(tick)));
+}
 
 /** JSON.stringify(orderToWire(o, filledQty)), written directly. */
 export function orderJson(o: OrderRecord, filledQty?: number): string {
   const expiresAt = isoOrNull(o.expiresAt);
   return (
-    `{"id":${jsonString(o.id)},"outcomeId":${jsonString(o.outcomeId)},"marketId":${jsonString(o.marketId)}` +
-    `,"price":${tickToPrice(o.price)},"qty":${o.qty},"originalQty":${o.originalQty}` +
+    `{"id":${jsonString(o.id)},"outcomeId":${idString(o.outcomeId)},"marketId":${idString(o.marketId)}` +
+    `,"price":${priceText(o.price)},"qty":${o.qty},"originalQty":${o.originalQty}` +
     `,"filledQty":${filledQty ?? o.originalQty - o.qty},"currency":"${o.currency}","tif":"${o.tif}"` +
     `,"expiresAt":${expiresAt === null ? 'null' : `"${expiresAt}"`},"flags":${nullableString(o.flags)}` +
     `,"clientOrderId":${nullableString(o.clientOrderId)},"status":"${o.status}"` +
