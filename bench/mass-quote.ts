@@ -187,8 +187,9 @@ console.log(`|---:|---|---:|---:|---:|---:|---:|---:|---:|${AB ? '---:|' : ''}`)
 const rows: Row[][] = targets.map(() => []);
 /** Per target, per round: requests/s over the same round's placement. */
 const ratios: number[][] = targets.map(() => []);
-/** Per round: this checkout's quote sets/s over the A/B base's. */
+/** Per round: this checkout's quote sets/s over the A/B base's, and its main thread's µs per set. */
 const abRatios: number[] = [];
+const abMainRatios: number[] = [];
 try {
   for (let round = 0; round < RUNS; round++) {
     // The two mass-quote targets swap places every other round, so neither always runs second.
@@ -198,11 +199,18 @@ try {
       rows[t]!.push(r);
     }
     const baseline = rows[0]![round]!.reqPerSec;
-    if (AB) abRatios.push(rows[1]![round]!.reqPerSec / rows[2]![round]!.reqPerSec);
+    if (AB) {
+      abRatios.push(rows[1]![round]!.reqPerSec / rows[2]![round]!.reqPerSec);
+      abMainRatios.push(rows[1]![round]!.mainCpuUs / rows[2]![round]!.mainCpuUs);
+    }
     targets.forEach((target, t) => {
       const r = rows[t]![round]!;
       if (t > 0) ratios[t]!.push(r.reqPerSec / baseline);
-      const ab = !AB ? '' : t === 2 ? ` ${abRatios.at(-1)!.toFixed(2)} |` : ' — |';
+      const ab = !AB
+        ? ''
+        : t === 2
+          ? ` ${abRatios.at(-1)!.toFixed(2)} (main thread µs ${abMainRatios.at(-1)!.toFixed(2)}) |`
+          : ' — |';
       console.log(
         `| ${round + 1} | ${target.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |${ab}`,
       );
@@ -222,7 +230,11 @@ console.log(
 console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${AB ? '---:|' : ''}`);
 targets.forEach((t, i) => {
   const rs = rows[i]!;
-  const ab = !AB ? '' : i === 2 ? ` ${median(abRatios).toFixed(2)} |` : ' — |';
+  const ab = !AB
+    ? ''
+    : i === 2
+      ? ` ${median(abRatios).toFixed(2)} (main thread µs ${median(abMainRatios).toFixed(2)}) |`
+      : ' — |';
   console.log(
     `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |${ab}`,
   );
