@@ -115,10 +115,12 @@ export default async function quoteRoutes(app: FastifyInstance, opts: ExchangeRo
       // The codes map is built only for a body that failed its schema.
       if (request.validationError) throwValidation(request, codesOf(request));
       const set = await entry.massQuote(callerAccount(request), request.body);
-      // The text of quoteSetSchema's object, written directly: a string with its JSON type is sent
-      // as it is, past the schema's serializer (docs/bench-mass-quote.md).
+      // The text of quoteSetSchema's object, written directly, sent as bytes with its JSON type past
+      // the schema's serializer. Bytes, not the string: the text is built by concatenation, and
+      // sent as a string it added about 0.9 ms to each answer's latency on one connection (its
+      // CPU time unchanged; docs/bench-mass-quote.md).
       reply.type(JSON_TYPE);
-      return quoteSetJson(set);
+      return Buffer.from(quoteSetJson(set), 'utf8');
     },
   );
 }
