@@ -215,14 +215,14 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
   for (let k = 0; k < n; k++) {
     if (stOp[k] !== REDUCE) continue;
     reduceInPlace(s, stH[k]!, stQty[k]!, c.ts);
-    if (records !== null) records[k] = (ev[ev.length - 1] as { order: OrderRecord }).order;
+    if (records !== null) records[k] = (ev.at(ev.length - 1) as { order: OrderRecord }).order;
   }
   for (let k = 0; k < n; k++) {
     const op = stOp[k]!;
     if (op === REQUEUE) {
       const h2 = requeue(s, a, stH[k]!, stQty[k]!, c.ts);
       stH[k] = h2;
-      if (records !== null) records[k] = (ev[ev.length - 1] as { order: OrderRecord }).order;
+      if (records !== null) records[k] = (ev.at(ev.length - 1) as { order: OrderRecord }).order;
     } else if (op === NEW) {
       const id = stId[k]!;
       const h = rest(
