@@ -6,13 +6,17 @@
 // are quote sets/s over placements/s of the same round.
 //
 //   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
+//     [--cpu-prof DIR] [--ab CHECKOUT]
 //
 // Each quote set moves its quantities a little (qty cycles per request), so most sets shrink,
 // grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
 // cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
 // Server CPU per request (user + system of the server process, /proc) and its main thread's share
 // are printed beside the rate, as bench/orders-http.ts does. The set-up (server, game, traders,
-// placement bodies) is bench/lib/order-servers.ts's.
+// placement bodies) is bench/lib/order-servers.ts's. --cpu-prof writes a V8 profile of each server to
+// DIR. --ab adds a third target per round, the mass quote on another checkout's built server (a
+// clone of the base commit), so a change is compared with its base in the same rounds; its row says
+// the A/B ratio (this checkout over the other) beside the ratio to placement.
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -36,6 +40,8 @@ import {
 const { values } = parseArgs({
   options: {
     ...LOAD_OPTIONS,
+    'cpu-prof': { type: 'string' },
+    ab: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -43,6 +49,8 @@ const RUNS = Number(values.runs);
 const CONNECTIONS = Number(values.connections);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const QUOTERS = 8;
+const profDir = values['cpu-prof'];
+const abCheckout = values.ab;
 
 interface Row {
   reqPerSec: number;
@@ -119,6 +127,7 @@ const tmp = join(tmpdir(), `tickbook-bench-quotes-${randomBytes(4).toString('hex
 
 interface Target {
   label: string;
+  checkout: string;
   path: string;
   traders: number;
   make: (ctx: Ctx) => (k: number) => { token: string; body: string };
@@ -126,22 +135,31 @@ interface Target {
 const targets: Target[] = [
   {
     label: 'single-order placement (baseline)',
+    checkout: root,
     path: '/nbx/v2/emm/orders/place',
     traders: 2,
     make: (ctx) => (k) => placeBody(ctx, k),
   },
   {
     label: 'mass quote, 5 levels × 2 outcomes',
+    checkout: root,
     path: '/nbx/v2/emm/quotes',
     traders: QUOTERS,
     make: (ctx) => (k) => quoteBody(ctx, k),
   },
 ];
+if (abCheckout !== undefined) {
+  targets.push({ ...targets[1]!, label: `mass quote on ${abCheckout} (A/B base)`, checkout: abCheckout });
+  execFileSync(process.execPath, [join(abCheckout, 'scripts/ensure-build.mjs')], {
+    stdio: 'inherit',
+    cwd: abCheckout,
+  });
+}
 
 async function runOnce(t: Target, round: number, index: number): Promise<Row> {
   const dir = join(tmp, `${round}-${index}`);
   mkdirSync(dir, { recursive: true });
-  const { proc, url, exited } = await bootBuilt(root, { ...base, DATA_DIR: dir });
+  const { proc, url, exited } = await bootBuilt(t.checkout, { ...base, DATA_DIR: dir }, profDir);
   try {
     const ctx = await setupGame(url, t.traders);
     return await load(url, proc.pid, t.path, t.make(ctx));
@@ -161,24 +179,42 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')}\n`,
 );
+const AB = abCheckout !== undefined;
 console.log(
-  '| round | target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | vs placement (same round) |',
+  `| round | target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | vs placement (same round) |${AB ? ' this checkout over the A/B base (same round) |' : ''}`,
 );
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log(`|---:|---|---:|---:|---:|---:|---:|---:|---:|${AB ? '---:|' : ''}`);
 const rows: Row[][] = targets.map(() => []);
-const ratios: number[] = [];
+/** Per target, per round: requests/s over the same round's placement. */
+const ratios: number[][] = targets.map(() => []);
+/** Per round: this checkout's quote sets/s over the A/B base's, and its main thread's µs per set. */
+const abRatios: number[] = [];
+const abMainRatios: number[] = [];
 try {
   for (let round = 0; round < RUNS; round++) {
-    let baseline = 0;
-    for (let t = 0; t < targets.length; t++) {
+    // The two mass-quote targets swap places every other round, so neither always runs second.
+    const order = AB && round % 2 === 1 ? [0, 2, 1] : targets.map((_, i) => i);
+    for (const t of order) {
       const r = await runOnce(targets[t]!, round, t);
       rows[t]!.push(r);
-      if (t === 0) baseline = r.reqPerSec;
-      else ratios.push(r.reqPerSec / baseline);
-      console.log(
-        `| ${round + 1} | ${targets[t]!.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios.at(-1)!.toFixed(2)} |`,
-      );
     }
+    const baseline = rows[0]![round]!.reqPerSec;
+    if (AB) {
+      abRatios.push(rows[1]![round]!.reqPerSec / rows[2]![round]!.reqPerSec);
+      abMainRatios.push(rows[1]![round]!.mainCpuUs / rows[2]![round]!.mainCpuUs);
+    }
+    targets.forEach((target, t) => {
+      const r = rows[t]![round]!;
+      if (t > 0) ratios[t]!.push(r.reqPerSec / baseline);
+      const ab = !AB
+        ? ''
+        : t === 2
+          ? ` ${abRatios.at(-1)!.toFixed(2)} (main thread µs ${abMainRatios.at(-1)!.toFixed(2)}) |`
+          : ' — |';
+      console.log(
+        `| ${round + 1} | ${target.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |${ab}`,
+      );
+    });
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
@@ -189,13 +225,18 @@ console.log(
     .join(' ')})\n`,
 );
 console.log(
-  '| target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | median per-round ratio |',
+  `| target | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request | main thread µs/request | median per-round ratio to placement |${AB ? ' median per-round A/B ratio |' : ''}`,
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${AB ? '---:|' : ''}`);
 targets.forEach((t, i) => {
   const rs = rows[i]!;
+  const ab = !AB
+    ? ''
+    : i === 2
+      ? ` ${median(abRatios).toFixed(2)} (main thread µs ${median(abMainRatios).toFixed(2)}) |`
+      : ' — |';
   console.log(
-    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios).toFixed(2)} |`,
+    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |${ab}`,
   );
 });
 console.log('\ngoal: ≥ 10,000 durable quote sets/s (5 levels × 2 outcomes) on the embedded store');

@@ -53,14 +53,25 @@ const REDUCE = 1;
 const REQUEUE = 2;
 const NEW = 3;
 
-interface Step {
-  op: number;
-  h: number;
-  level: number;
-  qty: number;
-  side: number;
-  orderId: string;
-}
+// Scratch of one command, reused: a quote set is at most 2 × MAX_QUOTE_LEVELS levels, and a command
+// is applied to the end before the next one starts. Levels are stored per side at side × MAX + j.
+const MAX = MAX_QUOTE_LEVELS;
+const lvLevel = new Int32Array(2 * MAX);
+const lvQty = new Float64Array(2 * MAX);
+const lvId: string[] = new Array<string>(2 * MAX).fill('');
+const lvCount = new Int32Array(2);
+/** Steps (levels that keep, shrink, re-queue or add an order), sides in order, levels as listed. */
+const stOp = new Int32Array(2 * MAX);
+const stH = new Int32Array(2 * MAX);
+const stLevel = new Int32Array(2 * MAX);
+const stSide = new Int32Array(2 * MAX);
+const stQty = new Float64Array(2 * MAX);
+const stId: string[] = new Array<string>(2 * MAX).fill('');
+/** Per side and level, the account's first order there (its level's order) while one is read. */
+const atLevel = new Int32Array(2 * TICKS.length).fill(NIL);
+/** The first orders in account order, per side (their slots of atLevel are cleared after use). */
+const firsts: number[][] = [[], []];
+const cancels: number[] = [];
 
 export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult {
   // ---- validation: nothing is touched until every check has passed
@@ -73,125 +84,181 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
   const market = s.markets[marketIndex]!;
   const refused = tradingRefusal(s, market, c.ts);
   if (refused !== null) return refused;
-  if (!Array.isArray(c.quotes) || c.quotes.length === 0 || c.quotes.length > 2)
+  const quotes = c.quotes;
+  if (!Array.isArray(quotes) || quotes.length === 0 || quotes.length > 2)
     return reject('VALIDATION_FAILED', 'quotes: one entry per outcome of the market, 1 or 2');
   const bookIndex = marketIndex * 2 + currencyIndex;
   const mpt = MONEY_PER_TICK_MCU[currencyIndex]!;
-  const listed = [false, false];
-  const steps: Step[] = [];
-  const newIds = new Set<string>();
-  const top = [-1, -1]; // highest resulting own price per side (a tick), -1: none
+  const mcu = MONEY_PER_MCU[currencyIndex]!;
+  let listed0 = false;
+  let listed1 = false;
+  let top0 = -1; // highest resulting own price per side (a tick), -1: none
+  let top1 = -1;
   let newTotal = 0;
-  const levelsBySide: { level: number; qty: number; orderId: string }[][] = [[], []];
-  for (const quote of c.quotes) {
+  let newCount = 0; // quoted levels so far (their ids are stId[0 .. newCount - 1] while validating)
+  lvCount[0] = 0;
+  lvCount[1] = 0;
+  for (let q = 0; q < quotes.length; q++) {
+    const quote = quotes[q]!;
     const ref = quote === null || typeof quote !== 'object' ? undefined : s.outcomeRef.get(quote.outcomeId);
     if (ref === undefined || ref >> 1 !== marketIndex) return reject('OUTCOME_NOT_FOUND');
     const side = ref & 1;
-    if (listed[side]) return reject('VALIDATION_FAILED', 'quotes: an outcome listed twice');
-    listed[side] = true;
-    if (!Array.isArray(quote.levels) || quote.levels.length > MAX_QUOTE_LEVELS)
-      return reject('VALIDATION_FAILED', `levels: at most ${MAX_QUOTE_LEVELS} per outcome`);
-    const seen = new Set<number>();
-    for (const l of quote.levels) {
+    if (side === 0 ? listed0 : listed1) return reject('VALIDATION_FAILED', 'quotes: an outcome listed twice');
+    if (side === 0) listed0 = true;
+    else listed1 = true;
+    const levels = quote.levels;
+    if (!Array.isArray(levels) || levels.length > MAX)
+      return reject('VALIDATION_FAILED', `levels: at most ${MAX} per outcome`);
+    const base = side * MAX;
+    for (let j = 0; j < levels.length; j++) {
+      const l = levels[j]!;
       if (l === null || typeof l !== 'object' || !isTick(l.price)) return reject('INVALID_PRICE');
-      if (!isSafeNonNeg(l.qty) || !Number.isSafeInteger(l.qty * MONEY_PER_MCU[currencyIndex]!))
+      const qty = l.qty;
+      if (!isSafeNonNeg(qty) || !Number.isSafeInteger(qty * mcu))
         return reject('INVALID_QTY', 'qty: a non-negative integer (0 removes the level)');
-      if (seen.has(l.price)) return reject('VALIDATION_FAILED', `levels: price ${l.price} listed twice`);
-      seen.add(l.price);
-      if (l.qty > 0) {
-        if (!isStr(l.orderId) || newIds.has(l.orderId))
+      const level = TICK_INDEX[l.price]!;
+      for (let k = base; k < base + j; k++)
+        if (lvLevel[k] === level) return reject('VALIDATION_FAILED', `levels: price ${l.price} listed twice`);
+      const orderId = l.orderId;
+      if (qty > 0) {
+        if (!isStr(orderId) || listedBefore(orderId, newCount))
           return reject('VALIDATION_FAILED', 'levels: each quoted level needs its own orderId');
-        if (s.orderIdx.get(l.orderId) >= 0) return reject('ALREADY_EXISTS', `order ${l.orderId} exists`);
-        newIds.add(l.orderId);
-        newTotal += l.price * l.qty * mpt;
-        if (l.price > top[side]!) top[side] = l.price;
+        if (s.orderIdx.get(orderId) >= 0) return reject('ALREADY_EXISTS', `order ${orderId} exists`);
+        stId[newCount++] = orderId;
+        newTotal += l.price * qty * mpt;
+        if (side === 0) {
+          if (l.price > top0) top0 = l.price;
+        } else if (l.price > top1) top1 = l.price;
       }
-      levelsBySide[side]!.push({ level: TICK_INDEX[l.price]!, qty: l.qty, orderId: l.orderId });
+      lvLevel[base + j] = level;
+      lvQty[base + j] = qty;
+      lvId[base + j] = orderId;
     }
+    lvCount[side] = levels.length;
   }
   // The account's orders on this book: per listed side, the first at each level is that level's
   // order and every other one is cancelled; an unlisted side only counts for crossing.
   const pool = s.pool;
+  const i32 = pool.i32;
   const a = s.accounts[accountIndex]!;
-  const atLevel = [new Map<number, number>(), new Map<number, number>()];
-  const cancels: number[] = [];
+  const nLevels = TICKS.length;
+  cancels.length = 0;
   let oldTotal = 0;
-  for (let h = a.head; h !== NIL; h = pool.i32[h * IW + I_ANEXT]!) {
-    if (pool.i32[h * IW + I_BOOK] !== bookIndex) continue;
-    const side = pool.i32[h * IW + I_SIDE]!;
-    const level = pool.i32[h * IW + I_LEVEL]!;
-    if (!listed[side]) {
-      if (TICKS[level]! > top[side]!) top[side] = TICKS[level]!;
+  for (let h = a.head; h !== NIL; h = i32[h * IW + I_ANEXT]!) {
+    if (i32[h * IW + I_BOOK] !== bookIndex) continue;
+    const side = i32[h * IW + I_SIDE]!;
+    const level = i32[h * IW + I_LEVEL]!;
+    if (!(side === 0 ? listed0 : listed1)) {
+      const tick = TICKS[level]!;
+      if (side === 0) {
+        if (tick > top0) top0 = tick;
+      } else if (tick > top1) top1 = tick;
       continue;
     }
     oldTotal += TICKS[level]! * pool.f64[h * FW + F_QTY]! * mpt;
-    if (atLevel[side]!.has(level)) cancels.push(h);
-    else atLevel[side]!.set(level, h);
+    const slot = side * nLevels + level;
+    if (atLevel[slot] !== NIL) cancels.push(h);
+    else {
+      atLevel[slot] = h;
+      firsts[side]!.push(h);
+    }
   }
+  let n = 0;
   for (let side = 0; side < 2; side++) {
-    const mine = atLevel[side]!;
-    for (const l of levelsBySide[side]!) {
-      const h = mine.get(l.level);
-      if (h === undefined) {
-        if (l.qty > 0) steps.push({ op: NEW, h: NIL, level: l.level, qty: l.qty, side, orderId: l.orderId });
+    const base = side * MAX;
+    for (let j = base; j < base + lvCount[side]!; j++) {
+      const level = lvLevel[j]!;
+      const qty = lvQty[j]!;
+      const slot = side * nLevels + level;
+      const h = atLevel[slot]!;
+      if (h === NIL) {
+        if (qty > 0) n = step(n, NEW, NIL, level, qty, side, lvId[j]!);
         continue;
       }
-      mine.delete(l.level);
+      atLevel[slot] = NIL; // named: not among the prices the request leaves out
       const had = pool.f64[h * FW + F_QTY]!;
-      if (l.qty === 0) cancels.push(h);
-      else if (l.qty === had) steps.push({ op: KEEP, h, level: l.level, qty: l.qty, side, orderId: '' });
-      else
-        steps.push({ op: l.qty < had ? REDUCE : REQUEUE, h, level: l.level, qty: l.qty, side, orderId: '' });
+      if (qty === 0) cancels.push(h);
+      else n = step(n, qty === had ? KEEP : qty < had ? REDUCE : REQUEUE, h, level, qty, side, '');
     }
-    for (const h of mine.values()) cancels.push(h); // prices the request does not name
+    const mine = firsts[side]!;
+    for (let k = 0; k < mine.length; k++) {
+      const h = mine[k]!;
+      const slot = side * nLevels + i32[h * IW + I_LEVEL]!;
+      if (atLevel[slot] === h) {
+        cancels.push(h); // a price the request does not name
+        atLevel[slot] = NIL;
+      }
+    }
+    mine.length = 0;
   }
-  if (top[0]! >= 0 && top[1]! >= 0 && top[0]! + top[1]! >= ONE)
+  if (top0 >= 0 && top1 >= 0 && top0 + top1 >= ONE)
     return reject('POST_ONLY_WOULD_TAKE', 'the quotes would cross each other');
   const b = s.books[bookIndex];
   if (b !== undefined) {
-    for (let side = 0; side < 2; side++) {
-      if (listed[side] && top[side]! >= 0 && othersBidAtLeast(s, b, side ^ 1, ONE - top[side]!, accountIndex))
-        return reject('POST_ONLY_WOULD_TAKE', 'a quote would take liquidity');
-    }
+    if (
+      (listed0 && top0 >= 0 && othersBidAtLeast(s, b, 1, ONE - top0, accountIndex)) ||
+      (listed1 && top1 >= 0 && othersBidAtLeast(s, b, 0, ONE - top1, accountIndex))
+    )
+      return reject('POST_ONLY_WOULD_TAKE', 'a quote would take liquidity');
   }
   const availableSlot = accountIndex * WALLET_SLOTS + currencyIndex;
   if (newTotal - oldTotal > s.wallets[availableSlot]!) return reject('INSUFFICIENT_FUNDS');
 
   // ---- accepted: release first (cancels, reductions), then reserve (re-queues, new levels)
-  for (const h of cancels) cancelHandle(s, h, 'USER', c.ts);
-  for (const st of steps) if (st.op === REDUCE) reduceInPlace(s, st.h, st.qty, c.ts);
-  for (const st of steps) {
-    if (st.op === REQUEUE) requeue(s, a, st.h, st.qty, c.ts);
-    else if (st.op === NEW) {
+  const emit = s.emitEvents;
+  const ev = s.ev;
+  // The resulting set is exactly the steps' orders; each one's record, when an event already
+  // carries it (the order does not change after that event), is shared with QuotesReplaced.
+  const records: (OrderRecord | null)[] | null = emit ? new Array<OrderRecord | null>(n).fill(null) : null;
+  for (let k = 0; k < cancels.length; k++) cancelHandle(s, cancels[k]!, 'USER', c.ts);
+  cancels.length = 0;
+  for (let k = 0; k < n; k++) {
+    if (stOp[k] !== REDUCE) continue;
+    reduceInPlace(s, stH[k]!, stQty[k]!, c.ts);
+    if (records !== null) records[k] = (ev.at(ev.length - 1) as { order: OrderRecord }).order;
+  }
+  for (let k = 0; k < n; k++) {
+    const op = stOp[k]!;
+    if (op === REQUEUE) {
+      const h2 = requeue(s, a, stH[k]!, stQty[k]!, c.ts);
+      stH[k] = h2;
+      if (records !== null) records[k] = (ev.at(ev.length - 1) as { order: OrderRecord }).order;
+    } else if (op === NEW) {
+      const id = stId[k]!;
       const h = rest(
         s,
         a,
         bookIndex,
-        st.side,
+        stSide[k]!,
         GTC,
-        st.level,
-        st.qty,
-        st.qty,
+        stLevel[k]!,
+        stQty[k]!,
+        stQty[k]!,
         c.ts,
         c.ts,
         -1,
         null,
         null,
-        st.orderId,
+        id,
       );
-      if (s.emitEvents) s.ev.push({ kind: 'OrderPlaced', order: orderRecord(s, h, 'RESTING', st.orderId) });
+      stH[k] = h;
+      if (records !== null) {
+        const order = orderRecord(s, h, 'RESTING', id);
+        records[k] = order;
+        ev.push({ kind: 'OrderPlaced', order });
+      }
     }
   }
-  if (s.emitEvents) {
-    const orders: OrderRecord[] = [];
-    for (let h = a.head; h !== NIL; h = pool.i32[h * IW + I_ANEXT]!) {
-      if (pool.i32[h * IW + I_BOOK] === bookIndex && listed[pool.i32[h * IW + I_SIDE]!])
-        orders.push(orderRecord(s, h, 'RESTING'));
+  if (records !== null) {
+    // Outcome ids in order, then the best (highest) price first: one order per level and side.
+    const firstSide = market.outcomes[0]!.id < market.outcomes[1]!.id ? 0 : 1;
+    const order = sortedSteps(n, firstSide);
+    const orders: OrderRecord[] = new Array<OrderRecord>(n);
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      orders[k] = records[i] ?? orderRecord(s, stH[i]!, 'RESTING');
     }
-    orders.sort((x, y) =>
-      x.outcomeId === y.outcomeId ? y.price - x.price : x.outcomeId < y.outcomeId ? -1 : 1,
-    );
-    s.ev.push({
+    ev.push({
       kind: 'QuotesReplaced',
       accountId: a.id,
       marketId: market.rec.id,
@@ -199,7 +266,52 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
       orders,
     });
   }
+  for (let k = 0; k < n; k++) stId[k] = '';
   return ok(s);
+}
+
+/** Whether `orderId` is among the first `count` quoted levels' ids (stId while validating). */
+function listedBefore(orderId: string, count: number): boolean {
+  for (let k = 0; k < count; k++) if (stId[k] === orderId) return true;
+  return false;
+}
+
+/** Records step `n` and returns the next free one. */
+function step(
+  n: number,
+  op: number,
+  h: number,
+  level: number,
+  qty: number,
+  side: number,
+  orderId: string,
+): number {
+  stOp[n] = op;
+  stH[n] = h;
+  stLevel[n] = level;
+  stQty[n] = qty;
+  stSide[n] = side;
+  stId[n] = orderId;
+  return n + 1;
+}
+
+const sortScratch = new Int32Array(2 * MAX);
+const sortKey = new Int32Array(2 * MAX);
+
+/** Step indices ordered by outcome (`firstSide` first), then level, highest first (insertion sort). */
+function sortedSteps(n: number, firstSide: number): Int32Array {
+  for (let k = 0; k < n; k++) {
+    const key = (stSide[k] === firstSide ? 0 : TICKS.length) + (TICKS.length - 1 - stLevel[k]!);
+    let j = k;
+    while (j > 0 && sortKey[j - 1]! > key) {
+      sortKey[j] = sortKey[j - 1]!;
+      sortScratch[j] = sortScratch[j - 1]!;
+      j--;
+    }
+    sortKey[j] = key;
+    sortScratch[j] = k;
+  }
+  return sortScratch;
 }
 
 /** Whether another account than `accountIndex` bids on `side` at a tick ≥ `minTick`. */
@@ -219,8 +331,8 @@ function othersBidAtLeast(
   return false;
 }
 
-/** Moves resting order `h` to the back of its level with `qty` remaining, under its id. */
-function requeue(s: ExchangeState, a: Account, h: number, qty: number, ts: number): void {
+/** Moves resting order `h` to the back of its level with `qty` remaining, under its id; its new handle. */
+function requeue(s: ExchangeState, a: Account, h: number, qty: number, ts: number): number {
   const pool = s.pool;
   const id = s.orderIdx.idOf(h);
   const bookIndex = pool.i32[h * IW + I_BOOK]!;
@@ -251,4 +363,5 @@ function requeue(s: ExchangeState, a: Account, h: number, qty: number, ts: numbe
   );
   if (s.emitEvents)
     s.ev.push({ kind: 'OrderAmended', order: orderRecord(s, h2, 'RESTING', id), requeued: true });
+  return h2;
 }

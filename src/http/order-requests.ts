@@ -6,6 +6,7 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { MAX_BATCH, type Placement } from '../runtime/order-entry.ts';
 import type { QuoteSet } from '../runtime/quote-entry.ts';
+import { jsonString, ordersJson } from '../wire/order-json.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import { uuid } from './schemas/common.ts';
 
@@ -121,4 +122,12 @@ export function quoteCodes(instancePath: string): Record<string, ErrorCode> {
 /** A mass quote's result object: the resulting quotes on the wire. */
 export function quoteSetWire(set: QuoteSet): { marketId: string; currency: string; orders: WireOrder[] } {
   return { marketId: set.marketId, currency: set.currency, orders: set.orders.map((o) => orderToWire(o)) };
+}
+
+/**
+ * The same result as JSON text, written directly (src/wire/order-json.ts): the bytes the REST
+ * route answers, JSON.stringify(quoteSetWire(set)) without the wire objects.
+ */
+export function quoteSetJson(set: QuoteSet): string {
+  return `{"marketId":${jsonString(set.marketId)},"currency":"${set.currency}","orders":${ordersJson(set.orders)}}`;
 }

@@ -24,7 +24,7 @@ interface LedgerRow extends LedgerRowDraft {
 /** Rows gathered from the events of one group commit. */
 export class HistoryBatch {
   /** Latest version of each order placed or cancelled in the batch. */
-  readonly orders = new Map<Id, { order: OrderRecord; seq: number }>();
+  readonly orders = new Map<Id, { order: OrderRecord; seq: number; own: boolean }>();
   /**
    * Maker fills on orders placed in an earlier batch: the engine reports them only as fills, so
    * the row's remaining qty is reduced by the filled payout (and the order FILLED at zero).
@@ -48,7 +48,9 @@ export class HistoryBatch {
         case 'OrderPlaced':
         case 'OrderAmended':
         case 'OrderCanceled':
-          this.orders.set(e.order.id, { order: { ...e.order }, seq });
+          // The event's record itself (events are never changed once made); copied only if a
+          // maker fill later in the batch changes it (`own`).
+          this.orders.set(e.order.id, { order: e.order, seq, own: false });
           this.makerDeltas.delete(e.order.id);
           break;
         case 'OrderFilled': {
@@ -59,6 +61,10 @@ export class HistoryBatch {
           if (f.isTaker || f.isWash) break;
           const known = this.orders.get(f.orderId);
           if (known) {
+            if (!known.own) {
+              known.order = { ...known.order };
+              known.own = true;
+            }
             known.order.qty -= f.qty;
             known.order.updatedAt = f.ts;
             if (known.order.qty <= 0) known.order.status = 'FILLED';

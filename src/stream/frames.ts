@@ -30,37 +30,55 @@ interface CapturedTick {
 const TICK_BYTES = 490;
 const TICK_FILL_BYTES = 250;
 
+/** A book the command changed: its ticks, and its market as the command left it (null: none). */
+interface ChangedBook {
+  marketId: Id;
+  currency: Currency;
+  ticks: CapturedTick[];
+  market: TickMarket | null | undefined;
+}
+
 /** The ticks of every book the command changed (the engine bumps each one's seq once and says so). */
 function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSeq: number): BookGroup[] {
-  let changed: Map<string, { marketId: Id; currency: Currency; ticks: CapturedTick[] }> | undefined;
+  let changed: Map<string, ChangedBook> | undefined;
   let fills: Fill[] | undefined;
   for (const e of events) {
     if (e.kind === 'BookChanged') {
       changed ??= new Map();
-      changed.set(bookKey(e.marketId, e.currency), { marketId: e.marketId, currency: e.currency, ticks: [] });
+      changed.set(bookKey(e.marketId, e.currency), {
+        marketId: e.marketId,
+        currency: e.currency,
+        ticks: [],
+        market: undefined,
+      });
     } else if (e.kind === 'OrderFilled') {
       fills ??= [];
       fills.push(e.fill);
     }
   }
   if (changed === undefined) return [];
+  // A command's orders mostly share one book (a mass quote: up to twenty): its group and its
+  // market are looked up once, and its ticks share the one market object read now.
+  let last: ChangedBook | undefined;
   for (const e of events) {
     // An amended order is announced as a placement of its new state (docs/stream.md).
     if (e.kind !== 'OrderPlaced' && e.kind !== 'OrderAmended' && e.kind !== 'OrderCanceled') continue;
     const o = e.order;
-    const g = changed.get(bookKey(o.marketId, o.currency));
+    const g =
+      last !== undefined && last.marketId === o.marketId && last.currency === o.currency
+        ? last
+        : changed.get(bookKey(o.marketId, o.currency));
     if (g === undefined) continue;
-    const m = r.market(o.marketId);
-    if (m === undefined) continue;
+    last = g;
+    if (g.market === undefined) {
+      // The market (its volume, its status) is read now: later commands move it.
+      const m = r.market(o.marketId);
+      g.market = m === undefined ? null : tickMarket(m, o.currency);
+    }
+    if (g.market === null) continue;
     const placed = e.kind !== 'OrderCanceled';
     const own = placed && fills !== undefined ? ownFills(fills, o) : NO_FILLS;
-    // The market (its volume, its status) is read now: later commands move it.
-    g.ticks.push({
-      type: placed ? 'PLACE' : 'CANCEL',
-      order: o,
-      fills: own,
-      market: tickMarket(m, o.currency),
-    });
+    g.ticks.push({ type: placed ? 'PLACE' : 'CANCEL', order: o, fills: own, market: g.market });
   }
   const books: BookGroup[] = [];
   for (const [key, g] of changed) {

@@ -103,8 +103,38 @@ export function isoMillis(ms: Millis): string {
   secondB = secondA;
   prefixB = prefixA;
   secondA = second;
-  prefixA = new Date(second * 1000).toISOString().slice(0, 20);
+  prefixA = secondText(second);
   return prefixA + millis;
+}
+
+/** "00" … "99". */
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+
+/**
+ * Date#toISOString up to the second ("2025-01-26T18:30:00.") of a second in the wire's range (years
+ * 0000–9999), by integer arithmetic: the days since the epoch to a proleptic Gregorian date (the
+ * civil-from-days algorithm of H. Hinnant, "chrono-compatible low-level date algorithms"). A quote
+ * set's orders were placed at many different seconds, and a Date per miss of the two slots was most
+ * of the cost of writing their times (docs/bench-mass-quote.md).
+ */
+function secondText(second: number): string {
+  const days = Math.floor(second / 86_400);
+  const inDay = second - days * 86_400;
+  const z = days + 719_468; // days since 0000-03-01
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097; // [0, 146096]
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1_460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)); // [0, 365], from March 1
+  const mp = Math.floor((5 * doy + 2) / 153); // [0, 11], March = 0
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(inDay / 3_600);
+  const minute = Math.floor(inDay / 60) - hour * 60;
+  const sec = inDay - Math.floor(inDay / 60) * 60;
+  return `${TWO[Math.floor(year / 100)]}${TWO[year % 100]}-${TWO[month]}-${TWO[day]}T${TWO[hour]}:${TWO[minute]}:${TWO[sec]}.`;
 }
 
 /** Same, for nullable time stamps; NaN leaves as null. */

@@ -82,6 +82,25 @@ describe('wire names', () => {
     assert.equal(isoMillis(Number.NEGATIVE_INFINITY), '0000-01-01T00:00:00.000Z');
     assert.equal(isoMillis(Number.NaN), '1970-01-01T00:00:00.000Z');
   });
+  test('times: the date arithmetic agrees with Date over every year of the range', () => {
+    // Each year's month ends and leap days (1900, 2000, 2100 among them), a second apart so every
+    // one misses the two slots; then a pseudo-random spread of the whole range.
+    for (let year = 0; year <= 9999; year++) {
+      const jan1 = new Date(Date.UTC(2000, 0, 1));
+      jan1.setUTCFullYear(year);
+      const t = jan1.getTime();
+      for (const day of [0, 58, 59, 60, 180, 364, 365]) {
+        const ms = Math.min(t + day * 86_400_000 + ((year * 7 + day) % 86_400) * 1000 + 999, WIRE_MAX_MS);
+        assert.equal(isoMillis(ms), new Date(ms).toISOString(), String(ms));
+      }
+    }
+    let x = 12345;
+    for (let i = 0; i < 20_000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      const ms = WIRE_MIN_MS + Math.floor((x / 2 ** 32) * (WIRE_MAX_MS - WIRE_MIN_MS));
+      assert.equal(isoMillis(ms), new Date(ms).toISOString(), String(ms));
+    }
+  });
   test('leagues: production order, then the others in catalog order', () => {
     assert.deepEqual(orderedLeagueCodes(['ZZZ', 'PGA', 'NFL', 'AAA', 'NBA']), [
       'NFL',

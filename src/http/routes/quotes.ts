@@ -7,7 +7,8 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { ErrorCode } from '../../errors.ts';
 import { type AmendRequest, QuoteEntry, type QuoteRequest } from '../../runtime/quote-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
-import { AMEND_CODES, quoteCodes, quoteSetWire } from '../order-requests.ts';
+import { AMEND_CODES, quoteCodes, quoteSetJson } from '../order-requests.ts';
+import { JSON_TYPE } from '../response-cache.ts';
 import { authErrors, bearer, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { amendBodySchema, queuePositionSchema, quoteBodySchema, quoteSetSchema } from '../schemas/quotes.ts';
 import { orderSchema } from '../schemas/trading.ts';
@@ -110,10 +111,16 @@ export default async function quoteRoutes(app: FastifyInstance, opts: ExchangeRo
         },
       },
     },
-    async (request) => {
-      throwValidation(request, codesOf(request));
+    async (request, reply) => {
+      // The codes map is built only for a body that failed its schema.
+      if (request.validationError) throwValidation(request, codesOf(request));
       const set = await entry.massQuote(callerAccount(request), request.body);
-      return quoteSetWire(set);
+      // The text of quoteSetSchema's object, written directly, sent as bytes with its JSON type past
+      // the schema's serializer. Bytes, not the string: the text is built by concatenation, and
+      // sent as a string it added about 0.9 ms to each answer's latency on one connection (its
+      // CPU time unchanged; docs/bench-mass-quote.md).
+      reply.type(JSON_TYPE);
+      return Buffer.from(quoteSetJson(set), 'utf8');
     },
   );
 }

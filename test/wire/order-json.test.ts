@@ -1,0 +1,84 @@
+// An order's wire JSON written as text (src/wire/order-json.ts) is byte for byte the JSON of the
+// wire object (orderToWire), and a mass quote's answer text that of its result object
+// (quoteSetWire): odd strings escaped as JSON.stringify escapes them, nulls, expiries, fills.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { OrderRecord } from '../../src/exchange/types.ts';
+import { quoteSetJson, quoteSetWire } from '../../src/http/order-requests.ts';
+import { jsonString, orderJson, ordersJson } from '../../src/wire/order-json.ts';
+import { orderToWire } from '../../src/wire/trading.ts';
+
+const T = Date.parse('2026-11-26T10:00:00.123Z');
+
+function order(over: Partial<OrderRecord> = {}): OrderRecord {
+  return {
+    id: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e5f',
+    accountId: 'acct',
+    outcomeId: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e60',
+    marketId: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e61',
+    currency: 'CASH',
+    price: 420,
+    qty: 300,
+    originalQty: 500,
+    tif: 'GTC',
+    expiresAt: null,
+    flags: null,
+    clientOrderId: null,
+    status: 'RESTING',
+    createdAt: T,
+    updatedAt: T + 1_001,
+    ...over,
+  };
+}
+
+const ODD = [
+  'plain',
+  '',
+  'a"quote',
+  'back\\slash',
+  'line\nfeed',
+  '\u0000\u001f',
+  'é ünïcode ✓',
+  '\ud83d\ude00',
+  'lone \ud800 surrogate',
+  'lone \udfff',
+];
+
+describe('order JSON text', () => {
+  test('jsonString writes what JSON.stringify writes', () => {
+    for (const s of ODD) assert.equal(jsonString(s), JSON.stringify(s), s);
+  });
+
+  test('an order: the JSON of its wire object, for every field value kind', () => {
+    const cases: OrderRecord[] = [
+      order(),
+      order({ price: 1, qty: 0, originalQty: 0, status: 'CANCELED', currency: 'COIN' }),
+      order({ price: 999, tif: 'GTT', expiresAt: T + 86_400_000, status: 'FILLED', qty: 0 }),
+      order({ expiresAt: Number.NaN, createdAt: 0, updatedAt: 253402300799999 }),
+      ...ODD.map((s) => order({ flags: s, clientOrderId: s, id: `id-${s}` })),
+    ];
+    for (const o of cases) {
+      assert.equal(orderJson(o), JSON.stringify(orderToWire(o)));
+      assert.equal(orderJson(o, 7), JSON.stringify(orderToWire(o, 7)));
+    }
+    assert.equal(ordersJson(cases), JSON.stringify(cases.map((o) => orderToWire(o))));
+    assert.equal(ordersJson([]), '[]');
+  });
+
+  test('a quote set: the JSON of its result object', () => {
+    const orders = [
+      order(),
+      order({ id: 'b', price: 410 }),
+      order({ id: 'c', outcomeId: 'o"2', price: 500 }),
+    ];
+    for (const set of [
+      { marketId: 'm-1', currency: 'CASH' as const, orders },
+      { marketId: 'm\u2028', currency: 'COIN' as const, orders: [] },
+    ]) {
+      const text = quoteSetJson(set);
+      assert.equal(text, JSON.stringify(quoteSetWire(set)));
+      assert.deepEqual(JSON.parse(text), quoteSetWire(set));
+    }
+  });
+});
