@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeOptions } from '../../bin/node-options.mjs';
 import { type Child, fetchToken, httpCall } from '../../test/helpers/child-server.ts';
 
 /** The options every order bench takes (parseArgs): seconds per load, rounds, connections. */
@@ -33,8 +34,23 @@ export const BASE_ENV: Record<string, string> = {
 };
 
 /**
- * A checkout's built server (dist/main.js) by plain node; `profDir`: with a V8 CPU profile
- * written there on exit.
+ * The environment the server runs with as shipped (`npm start`, the container): glibc malloc arenas
+ * capped at 2 and the shipped V8 options (bin/node-options.mjs) in NODE_OPTIONS, each unless `env`
+ * (or this process's environment) sets its own; a NODE_OPTIONS given comes after the shipped options,
+ * so its value of a flag wins.
+ */
+export function shippedEnv(env: Record<string, string>): Record<string, string> {
+  const given = env.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
+  return {
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    ...env,
+    NODE_OPTIONS: serverNodeOptions({ NODE_OPTIONS: given }),
+  };
+}
+
+/**
+ * A checkout's built server (dist/main.js) by plain node, started as shipped (shippedEnv);
+ * `profDir`: with a V8 CPU profile written there on exit.
  */
 export async function bootBuilt(
   checkout: string,
@@ -43,7 +59,7 @@ export async function bootBuilt(
 ): Promise<Child> {
   const args = profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   const proc = spawn(process.execPath, [...args, ordersChild], {
-    env: { ...process.env, ...env, MAIN_JS: join(checkout, 'dist/main.js') },
+    env: { ...process.env, ...shippedEnv(env), MAIN_JS: join(checkout, 'dist/main.js') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((res) => proc.once('exit', res));
@@ -88,20 +104,23 @@ export interface Game {
   tokens: string[];
 }
 
-/** A game with 10 spread markets and `traders` funded traders (1e9 CASH each). */
-export async function setupGame(url: string, traders: number): Promise<Game> {
+/**
+ * A game with 10 spread markets and `traders` funded traders (1e9 CASH each), in a new league
+ * `league` (another code than NBA where the demo slate is on).
+ */
+export async function setupGame(url: string, traders: number, league = 'NBA'): Promise<Game> {
   const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
   await call(url, 'POST', '/admin/v1/leagues', admin, {
-    code: 'NBA',
-    name: 'National Basketball Association',
+    code: league,
+    name: league === 'NBA' ? 'National Basketball Association' : `Bench league ${league}`,
   });
   const home = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
+    league,
     name: 'Boston Celtics',
     symbol: 'BOS',
   });
   const away = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
+    league,
     name: 'New York Knicks',
     symbol: 'NYK',
   });
@@ -109,7 +128,7 @@ export async function setupGame(url: string, traders: number): Promise<Game> {
     type: 'Game',
     status: 'OPEN_PREGAME',
     description: 'New York Knicks @ Boston Celtics',
-    league: 'NBA',
+    league,
     scheduledStart: '2031-01-01T00:00:00.000Z',
     game: { homeTeamId: home.id, awayTeamId: away.id },
     markets: Array.from({ length: 10 }, (_, i) => ({
