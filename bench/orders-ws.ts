@@ -16,10 +16,13 @@
 // the in-flight bound", a sign the rate is above capacity, not a limiter to tune away.
 // --max-in-flight N starts the server with TRADE_MAX_IN_FLIGHT=N (bench use: a deeper backlog).
 // --ab CHECKOUT runs every WS target on that checkout's built server too, interleaved;
-// --cpu-prof DIR writes a V8 profile of each server there.
+// --cpu-prof DIR writes a V8 profile of each server there. --node-options runs every WS target
+// once per value (comma-separated; an empty value: none, as `npm start`) with NODE_OPTIONS set to
+// it, interleaved, so V8 flags (another young generation, say) are compared in the same rounds.
 //
 //   node --import tsx bench/orders-ws.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--window 64] [--rate 20000[,10000…]] [--max-in-flight 256] [--ab CHECKOUT] [--cpu-prof DIR]
+//     [--node-options=FLAGS[,FLAGS…]]
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     'max-in-flight': { type: 'string' },
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
+    'node-options': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -161,6 +165,8 @@ interface Target {
   label: string;
   /** The checkout whose built server runs (another one for --ab). */
   checkout: string;
+  /** NODE_OPTIONS of its server (--node-options); unset: the environment's. */
+  nodeOptions?: string;
   run: (u: string, c: Ctx) => Promise<Omit<Row, 'cpuUs' | 'mainCpuUs'> & { n: number }>;
 }
 const TARGETS: Target[] = [
@@ -180,11 +186,24 @@ for (const dir of values.ab?.split(',') ?? []) {
   }
 }
 
+// --node-options: the WS targets once per value instead of once.
+const nodeOptions = values['node-options']?.split(',');
+if (nodeOptions !== undefined) {
+  const ws = TARGETS.filter((x) => x.checkout === root && x.label.startsWith('WS'));
+  for (const t of ws) TARGETS.splice(TARGETS.indexOf(t), 1);
+  for (const opt of nodeOptions)
+    for (const t of ws) TARGETS.push({ ...t, label: `${t.label}, NODE_OPTIONS="${opt}"`, nodeOptions: opt });
+}
+
 async function runOnce(t: number, round: number): Promise<Row> {
   const dir = join(tmp, `${round}-${t}`);
   mkdirSync(dir, { recursive: true });
   const t0 = TARGETS[t]!;
-  const { proc, url, exited } = await bootBuilt(t0.checkout, { ...env, DATA_DIR: dir }, values['cpu-prof']);
+  const { proc, url, exited } = await bootBuilt(
+    t0.checkout,
+    { ...env, DATA_DIR: dir, ...(t0.nodeOptions === undefined ? {} : { NODE_OPTIONS: t0.nodeOptions }) },
+    values['cpu-prof'],
+  );
   try {
     const ctx = await setup(url);
     const cpu0 = cpuSeconds(proc.pid);
