@@ -6,7 +6,11 @@
 // are quote sets/s over placements/s of the same round.
 //
 //   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
+//     [--node-options=FLAGS[,FLAGS…]]
 //
+// --node-options: the mass-quote target once per value (comma-separated; an empty value: none, as
+// `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation, say)
+// are compared in the same rounds.
 // Each quote set moves its quantities a little (qty cycles per request), so most sets shrink,
 // grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
 // cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
@@ -36,6 +40,7 @@ import {
 const { values } = parseArgs({
   options: {
     ...LOAD_OPTIONS,
+    'node-options': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -121,6 +126,8 @@ interface Target {
   label: string;
   path: string;
   traders: number;
+  /** NODE_OPTIONS of its server (--node-options); unset: the environment's. */
+  nodeOptions?: string;
   make: (ctx: Ctx) => (k: number) => { token: string; body: string };
 }
 const targets: Target[] = [
@@ -138,10 +145,21 @@ const targets: Target[] = [
   },
 ];
 
+const nodeOptions = values['node-options']?.split(',');
+if (nodeOptions !== undefined) {
+  const quote = targets.pop()!;
+  for (const opt of nodeOptions)
+    targets.push({ ...quote, label: `${quote.label}, NODE_OPTIONS="${opt}"`, nodeOptions: opt });
+}
+
 async function runOnce(t: Target, round: number, index: number): Promise<Row> {
   const dir = join(tmp, `${round}-${index}`);
   mkdirSync(dir, { recursive: true });
-  const { proc, url, exited } = await bootBuilt(root, { ...base, DATA_DIR: dir });
+  const { proc, url, exited } = await bootBuilt(root, {
+    ...base,
+    DATA_DIR: dir,
+    ...(t.nodeOptions === undefined ? {} : { NODE_OPTIONS: t.nodeOptions }),
+  });
   try {
     const ctx = await setupGame(url, t.traders);
     return await load(url, proc.pid, t.path, t.make(ctx));
@@ -166,7 +184,7 @@ console.log(
 );
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 const rows: Row[][] = targets.map(() => []);
-const ratios: number[] = [];
+const ratios: number[][] = targets.map(() => []);
 try {
   for (let round = 0; round < RUNS; round++) {
     let baseline = 0;
@@ -174,9 +192,9 @@ try {
       const r = await runOnce(targets[t]!, round, t);
       rows[t]!.push(r);
       if (t === 0) baseline = r.reqPerSec;
-      else ratios.push(r.reqPerSec / baseline);
+      else ratios[t]!.push(r.reqPerSec / baseline);
       console.log(
-        `| ${round + 1} | ${targets[t]!.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios.at(-1)!.toFixed(2)} |`,
+        `| ${round + 1} | ${targets[t]!.label} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${Math.round(r.cpuUs)} | ${Math.round(r.mainCpuUs)} | ${t === 0 ? '—' : ratios[t]!.at(-1)!.toFixed(2)} |`,
       );
     }
   }
@@ -195,7 +213,7 @@ console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 targets.forEach((t, i) => {
   const rs = rows[i]!;
   console.log(
-    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios).toFixed(2)} |`,
+    `| ${t.label} | ${Math.round(median(rs.map((r) => r.reqPerSec)))} | ${median(rs.map((r) => r.p50))} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((s, r) => s + r.non2xx, 0)} | ${Math.round(median(rs.map((r) => r.cpuUs)))} | ${Math.round(median(rs.map((r) => r.mainCpuUs)))} | ${i === 0 ? '—' : median(ratios[i]!).toFixed(2)} |`,
   );
 });
 console.log('\ngoal: ≥ 10,000 durable quote sets/s (5 levels × 2 outcomes) on the embedded store');
