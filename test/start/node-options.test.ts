@@ -1,4 +1,4 @@
-// The shipped V8 options (bin/node-options.mjs, docs/packaging.md "The young generation") reach every
+// The shipped V8 options (bin/node-options.mjs, docs/packaging.md "Young generation") reach every
 // way the server is started: `npm start`, the container's CMD, `tickbook start`, and the benches'
 // bootBuilt. The start commands are run with the server replaced by a probe that allocates and
 // reports how large V8 let the young generation grow: above V8's default cap only if the flag
