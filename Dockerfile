@@ -34,7 +34,5 @@ EXPOSE 8080
 # /readyz answers 200 once the store, migrations and exchange are ready (docs/http.md).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=120s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node directly (not npm start; `exec` replaces the shell): signals reach the server, which writes a
-# final snapshot on SIGTERM. NODE_OPTIONS: the shipped V8 options (bin/node-options.mjs), then any
-# NODE_OPTIONS given to the container, whose value of a flag wins.
-CMD ["sh", "-c", "NODE_OPTIONS=\"$(node bin/node-options.mjs)\" exec node dist/main.js"]
+# node directly (not npm start): signals reach the server, which writes a final snapshot on SIGTERM.
+CMD ["node", "dist/main.js"]

@@ -1,10 +1,9 @@
 // Resident memory of the living demo under V8 flags: the built server with the demo on, started as
-// `npm start` starts it (bench/lib/order-servers.ts bootBuilt, MALLOC_ARENA_MAX=2), once per value of
-// --node-options (comma-separated; NODE_OPTIONS set to it after the shipped options,
-// bin/node-options.mjs; an empty value: as shipped), all of them started together so they see the same
-// load. Per server: RSS `--idle` seconds after ready; then, one server at a time, `--seconds` of order
-// placement (32 connections, the body of bench/orders-http.ts) and its peak RSS (VmHWM) after it; then
-// RSS `--idle` / 2 seconds after the last load.
+// `npm start` starts it (bench/lib/order-servers.ts bootBuilt, MALLOC_ARENA_MAX=2), once per value
+// of --node-options (comma-separated; an empty value: none, as `npm start`), all of them started
+// together so they see the same load. Per server: RSS `--idle` seconds after ready; then, one server
+// at a time, `--seconds` of order placement (32 connections, the body of bench/orders-http.ts) and
+// its peak RSS (VmHWM) after it; then RSS `--idle` / 2 seconds after the last load.
 //
 //   node --import tsx bench/idle-memory.ts [--node-options FLAGS[,FLAGS…]] [--idle 60] [--seconds 8]
 //     [--runs 1]

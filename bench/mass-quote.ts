@@ -8,15 +8,15 @@
 //   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--node-options=FLAGS[,FLAGS…]]
 //
-// --node-options: the mass-quote target once per value (comma-separated; an empty value: as shipped)
-// with NODE_OPTIONS set to it after the shipped options (bin/node-options.mjs), interleaved, so V8
-// flags (another young generation, say) are compared in the same rounds. Each quote set moves its
-// quantities a little (qty cycles per request), so most sets shrink, grow or keep levels: a mix of in-
-// place reductions, re-queues and unchanged levels; quotes never cross (0.40–0.44 on outcome 0,
-// 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets. Server CPU per request (user +
-// system of the server process, /proc) and its main thread's share are printed beside the rate, as
-// bench/orders-http.ts does. The set-up (server, game, traders, placement bodies) is bench/lib/order-
-// servers.ts's.
+// --node-options: the mass-quote target once per value (comma-separated; an empty value: none, as
+// `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation, say)
+// are compared in the same rounds.
+// Each quote set moves its quantities a little (qty cycles per request), so most sets shrink,
+// grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
+// cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
+// Server CPU per request (user + system of the server process, /proc) and its main thread's share
+// are printed beside the rate, as bench/orders-http.ts does. The set-up (server, game, traders,
+// placement bodies) is bench/lib/order-servers.ts's.
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

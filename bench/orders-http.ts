@@ -185,9 +185,8 @@ if (sqlThreads.length > 0) {
     });
   }
 }
-// --node-options: the embedded target once per value (comma-separated; an empty value: as shipped),
-// with NODE_OPTIONS set to it after the shipped options (bin/node-options.mjs), so V8 flags (a larger
-// young generation, say) are compared in the same rounds.
+// --node-options: the embedded target once per value (comma-separated; an empty value: none), with
+// NODE_OPTIONS set to it, so V8 flags (a larger young generation, say) are compared in the same rounds.
 const nodeOptions = values['node-options']?.split(',') ?? [];
 if (nodeOptions.length > 0) {
   const embedded = targets.pop()!;

@@ -16,10 +16,9 @@
 // the in-flight bound", a sign the rate is above capacity, not a limiter to tune away.
 // --max-in-flight N starts the server with TRADE_MAX_IN_FLIGHT=N (bench use: a deeper backlog).
 // --ab CHECKOUT runs every WS target on that checkout's built server too, interleaved;
-// --cpu-prof DIR writes a V8 profile of each server there. --node-options runs every WS target once
-// per value (comma-separated; an empty value: as shipped) with NODE_OPTIONS set to it after the
-// shipped options (bin/node-options.mjs), interleaved, so V8 flags (another young generation, say) are
-// compared in the same rounds.
+// --cpu-prof DIR writes a V8 profile of each server there. --node-options runs every WS target
+// once per value (comma-separated; an empty value: none, as `npm start`) with NODE_OPTIONS set to
+// it, interleaved, so V8 flags (another young generation, say) are compared in the same rounds.
 //
 //   node --import tsx bench/orders-ws.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--window 64] [--rate 20000[,10000…]] [--max-in-flight 256] [--ab CHECKOUT] [--cpu-prof DIR]

@@ -16,9 +16,9 @@
 // --ab CHECKOUT: the same rounds also on another checkout's built server (its dist/, e.g. a clone of
 // the base commit), interleaved, so a change is compared with its base in the same run.
 // --cpu-prof DIR: V8 profiles of each server (written when it exits).
-// --node-options: this checkout's server once per value (comma-separated; an empty value: as shipped),
-// with NODE_OPTIONS set to it after the shipped options (bin/node-options.mjs), interleaved, so V8
-// flags (another young generation, say) are compared in the same rounds.
+// --node-options: this checkout's server once per value (comma-separated; an empty value: none, as
+// `npm start`), with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation,
+// say) are compared in the same rounds.
 
 import { rmSync } from 'node:fs';
 import http from 'node:http';

@@ -3,55 +3,32 @@
 // `npm run build`, which `npm ci` runs through `prepare`). When the sources are newer than the build
 // (an edited checkout) or there is no build, it runs the TypeScript sources through tsx, a
 // development dependency, so the command never runs stale code (docs/packaging.md).
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hasShippedNodeOptions, serverNodeOptions } from './node-options.mjs';
 
-// `tickbook start` runs the server in this process, and V8 sizes its heap when a process starts: so
-// without the shipped V8 options (bin/node-options.mjs) in NODE_OPTIONS or on node's command line,
-// the command runs itself once more with them (the operator's own NODE_OPTIONS after them, so its
-// value of a flag wins) and this process only passes signals on and exits as that one does.
-if (process.argv.slice(2).find((a) => !a.startsWith('-')) === 'start' && !hasShippedNodeOptions()) {
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, NODE_OPTIONS: serverNodeOptions() },
-  });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
-  child.once('exit', (code, signal) => {
-    if (signal === null) process.exit(code ?? 1);
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  });
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = `${root}dist/.build-stamp`;
+
+function newestMtime(path) {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const e of readdirSync(path)) newest = Math.max(newest, newestMtime(`${path}/${e}`));
+  return newest;
+}
+
+const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
+const stale = existsSync(`${root}src`) && newestMtime(`${root}src`) > builtAt;
+const tsx = stale && existsSync(`${root}node_modules/tsx`);
+let main;
+if (tsx || builtAt < 0) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
 } else {
-  await run();
+  ({ main } = await import('../dist/cli/main.js'));
 }
-
-async function run() {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const stamp = `${root}dist/.build-stamp`;
-
-  function newestMtime(path) {
-    const st = statSync(path);
-    if (!st.isDirectory()) return st.mtimeMs;
-    let newest = st.mtimeMs;
-    for (const e of readdirSync(path)) newest = Math.max(newest, newestMtime(`${path}/${e}`));
-    return newest;
-  }
-
-  const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-  const stale = existsSync(`${root}src`) && newestMtime(`${root}src`) > builtAt;
-  const tsx = stale && existsSync(`${root}node_modules/tsx`);
-  let main;
-  if (tsx || builtAt < 0) {
-    const { register } = await import('tsx/esm/api');
-    register();
-    ({ main } = await import('../src/cli/main.ts'));
-  } else {
-    ({ main } = await import('../dist/cli/main.js'));
-  }
-  const code = await main(process.argv.slice(2));
-  // Setting the exit code does not end the process: after a successful `start` (code 0) its
-  // listeners keep it running until SIGINT/SIGTERM; every other command ends here.
-  process.exitCode = code;
-}
+const code = await main(process.argv.slice(2));
+// Setting the exit code does not end the process: after a successful `start` (code 0) its
+// listeners keep it running until SIGINT/SIGTERM; every other command ends here.
+process.exitCode = code;

@@ -4,7 +4,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shippedEnv } from './order-servers.ts';
 
 /** This checkout's root: its bench/lib/app-child.mjs runs its dist/. */
 export const THIS_CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,8 +72,8 @@ function next<T extends { kind: string }>(
 }
 
 /**
- * A server child of `checkout` (default: this one), running that checkout's built server as shipped
- * (shippedEnv: the shipped V8 options, malloc arenas); `nodeArgs` for node itself (e.g. --cpu-prof).
+ * A server child of `checkout` (default: this one), running that checkout's built server; `nodeArgs`
+ * for node itself (e.g. --cpu-prof).
  */
 export async function spawnServer(
   env: Record<string, string>,
@@ -84,7 +83,7 @@ export async function spawnServer(
   if (env.ROLE !== 'bare') ensureBuild(checkout);
   const proc = fork(join(checkout, 'bench/lib/app-child.mjs'), [], {
     execArgv: nodeArgs,
-    env: { ...process.env, ...(env.ROLE === 'bare' ? env : shippedEnv(env)) },
+    env: { ...process.env, ...env },
     // The server's log lines go to /dev/null: written (the cost is the app's), never read.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverNodeOptions } from '../../bin/node-options.mjs';
 import { type Child, fetchToken, httpCall } from '../../test/helpers/child-server.ts';
 
 /** The options every order bench takes (parseArgs): seconds per load, rounds, connections. */
@@ -34,23 +33,8 @@ export const BASE_ENV: Record<string, string> = {
 };
 
 /**
- * The environment the server runs with as shipped (`npm start`, the container): glibc malloc arenas
- * capped at 2 and the shipped V8 options (bin/node-options.mjs) in NODE_OPTIONS, each unless `env`
- * (or this process's environment) sets its own; a NODE_OPTIONS given comes after the shipped options,
- * so its value of a flag wins.
- */
-export function shippedEnv(env: Record<string, string>): Record<string, string> {
-  const given = env.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
-  return {
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-    ...env,
-    NODE_OPTIONS: serverNodeOptions({ NODE_OPTIONS: given }),
-  };
-}
-
-/**
- * A checkout's built server (dist/main.js) by plain node, started as shipped (shippedEnv);
- * `profDir`: with a V8 CPU profile written there on exit.
+ * A checkout's built server (dist/main.js) by plain node; `profDir`: with a V8 CPU profile
+ * written there on exit.
  */
 export async function bootBuilt(
   checkout: string,
@@ -59,7 +43,7 @@ export async function bootBuilt(
 ): Promise<Child> {
   const args = profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   const proc = spawn(process.execPath, [...args, ordersChild], {
-    env: { ...process.env, ...shippedEnv(env), MAIN_JS: join(checkout, 'dist/main.js') },
+    env: { ...process.env, ...env, MAIN_JS: join(checkout, 'dist/main.js') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((res) => proc.once('exit', res));
