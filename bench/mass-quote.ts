@@ -6,8 +6,11 @@
 // are quote sets/s over placements/s of the same round.
 //
 //   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
-//     [--cpu-prof DIR] [--ab CHECKOUT]
+//     [--cpu-prof DIR] [--ab CHECKOUT] [--node-options=FLAGS[,FLAGS…]]
 //
+// --node-options (not with --ab): the mass-quote target once per value (comma-separated; an empty
+// value: none, as `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young
+// generation, say) are compared in the same rounds.
 // Each quote set moves its quantities a little (qty cycles per request), so most sets shrink,
 // grow or keep levels: a mix of in-place reductions, re-queues and unchanged levels; quotes never
 // cross (0.40–0.44 on outcome 0, 0.50–0.54 on outcome 1). Eight quoting accounts over ten markets.
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     ...LOAD_OPTIONS,
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
+    'node-options': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -130,6 +134,8 @@ interface Target {
   checkout: string;
   path: string;
   traders: number;
+  /** NODE_OPTIONS of its server (--node-options); unset: the environment's. */
+  nodeOptions?: string;
   make: (ctx: Ctx) => (k: number) => { token: string; body: string };
 }
 const targets: Target[] = [
@@ -156,10 +162,22 @@ if (abCheckout !== undefined) {
   });
 }
 
+const nodeOptions = values['node-options']?.split(',');
+if (nodeOptions !== undefined) {
+  if (abCheckout !== undefined) throw new Error('--node-options and --ab: one at a time');
+  const quote = targets.pop()!;
+  for (const opt of nodeOptions)
+    targets.push({ ...quote, label: `${quote.label}, NODE_OPTIONS="${opt}"`, nodeOptions: opt });
+}
+
 async function runOnce(t: Target, round: number, index: number): Promise<Row> {
   const dir = join(tmp, `${round}-${index}`);
   mkdirSync(dir, { recursive: true });
-  const { proc, url, exited } = await bootBuilt(t.checkout, { ...base, DATA_DIR: dir }, profDir);
+  const { proc, url, exited } = await bootBuilt(
+    t.checkout,
+    { ...base, DATA_DIR: dir, ...(t.nodeOptions === undefined ? {} : { NODE_OPTIONS: t.nodeOptions }) },
+    profDir,
+  );
   try {
     const ctx = await setupGame(url, t.traders);
     return await load(url, proc.pid, t.path, t.make(ctx));

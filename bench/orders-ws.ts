@@ -23,7 +23,11 @@
 //
 //   node --import tsx bench/orders-ws.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--window 64] [--rate 20000[,10000…]] [--max-in-flight 256] [--ab CHECKOUT] [--cpu-prof DIR]
-//     [--diag]
+//     [--diag] [--node-options=FLAGS[,FLAGS…]]
+//
+// --node-options runs every WS target once per value (comma-separated; an empty value: none, as
+// `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation, say)
+// are compared in the same rounds.
 
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +57,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
     diag: { type: 'boolean', default: false },
+    'node-options': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -175,6 +180,8 @@ interface Target {
   label: string;
   /** The checkout whose built server runs (another one for --ab). */
   checkout: string;
+  /** NODE_OPTIONS of its server (--node-options); unset: the environment's. */
+  nodeOptions?: string;
   run: (u: string, c: Ctx) => Promise<Omit<Row, 'cpuUs' | 'mainCpuUs'> & { n: number }>;
 }
 const TARGETS: Target[] = [
@@ -223,11 +230,24 @@ function readDiag(proc: import('node:child_process').ChildProcess): Promise<Diag
   });
 }
 
+// --node-options: the WS targets once per value instead of once.
+const nodeOptions = values['node-options']?.split(',');
+if (nodeOptions !== undefined) {
+  const ws = TARGETS.filter((x) => x.checkout === root && x.label.startsWith('WS'));
+  for (const t of ws) TARGETS.splice(TARGETS.indexOf(t), 1);
+  for (const opt of nodeOptions)
+    for (const t of ws) TARGETS.push({ ...t, label: `${t.label}, NODE_OPTIONS="${opt}"`, nodeOptions: opt });
+}
+
 async function runOnce(t: number, round: number): Promise<Row> {
   const dir = join(tmp, `${round}-${t}`);
   mkdirSync(dir, { recursive: true });
   const t0 = TARGETS[t]!;
-  const { proc, url, exited } = await bootBuilt(t0.checkout, { ...env, DATA_DIR: dir }, values['cpu-prof']);
+  const { proc, url, exited } = await bootBuilt(
+    t0.checkout,
+    { ...env, DATA_DIR: dir, ...(t0.nodeOptions === undefined ? {} : { NODE_OPTIONS: t0.nodeOptions }) },
+    values['cpu-prof'],
+  );
   try {
     const ctx = await setup(url);
     if (values.diag) proc.kill('SIGUSR2');

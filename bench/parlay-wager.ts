@@ -11,11 +11,14 @@
 // doing nothing but that call at that latency would reach) over the orders' measured rate.
 //
 //   node --import tsx bench/parlay-wager.ts [--seconds 8] [--runs 3] [--connections 32]
-//     [--ab CHECKOUT] [--cpu-prof DIR]
+//     [--ab CHECKOUT] [--cpu-prof DIR] [--node-options FLAGS[,FLAGS…]]
 //
 // --ab CHECKOUT: the same rounds also on another checkout's built server (its dist/, e.g. a clone of
 // the base commit), interleaved, so a change is compared with its base in the same run.
 // --cpu-prof DIR: V8 profiles of each server (written when it exits).
+// --node-options: this checkout's server once per value (comma-separated; an empty value: none, as
+// `npm start`), with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation,
+// say) are compared in the same rounds.
 
 import { rmSync } from 'node:fs';
 import http from 'node:http';
@@ -30,6 +33,7 @@ const RUNS = numArg('runs', 3);
 const CONNECTIONS = numArg('connections', 32);
 const AB = arg('ab');
 const PROF = arg('cpu-prof');
+const NODE_OPTIONS = arg('node-options')?.split(',');
 /** How long a taker waits for the house's quote before it counts the round trip as failed. */
 const QUOTE_WAIT_MS = 2_000;
 
@@ -171,9 +175,15 @@ async function token(url: string, c: { clientId: string; clientSecret: string })
  * made it, so the store is set up on a first start and the server restarted with
  * PARLAY_HOUSE_ACCOUNT naming it, as an operator would.
  */
-async function prepare(label: string, checkout: string, dirs: string[]): Promise<Target> {
+async function prepare(
+  label: string,
+  checkout: string,
+  dirs: string[],
+  nodeOptions?: string,
+): Promise<Target> {
   const env: Record<string, string> = {
     ...benchAppEnv(dirs, 'silent'),
+    ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
     TICKBOOK_DEMO: 'false',
     PARLAY_MAX_OPEN_REQUESTS: '10000',
     PARLAY_HOUSE_BANKROLL: '10000000',
@@ -329,7 +339,10 @@ const callRate = (w: Result): number => (CONNECTIONS * 1000) / mean(w.wager);
 const dirs: string[] = [];
 const targets: Target[] = [];
 try {
-  targets.push(await prepare('this checkout', THIS_CHECKOUT, dirs));
+  if (NODE_OPTIONS === undefined) targets.push(await prepare('this checkout', THIS_CHECKOUT, dirs));
+  else
+    for (const opt of NODE_OPTIONS)
+      targets.push(await prepare(`NODE_OPTIONS="${opt}"`, THIS_CHECKOUT, dirs, opt));
   if (AB !== undefined) targets.push(await prepare(`base ${AB}`, AB, dirs));
   for (const t of targets) {
     await run(t, 'wager', 2); // warm-up: JIT, connections, the house desk

@@ -88,20 +88,23 @@ export interface Game {
   tokens: string[];
 }
 
-/** A game with 10 spread markets and `traders` funded traders (1e9 CASH each). */
-export async function setupGame(url: string, traders: number): Promise<Game> {
+/**
+ * A game with 10 spread markets and `traders` funded traders (1e9 CASH each), in a new league
+ * `league` (another code than NBA where the demo slate is on).
+ */
+export async function setupGame(url: string, traders: number, league = 'NBA'): Promise<Game> {
   const admin = await fetchToken(url, ADMIN.id, ADMIN.secret);
   await call(url, 'POST', '/admin/v1/leagues', admin, {
-    code: 'NBA',
-    name: 'National Basketball Association',
+    code: league,
+    name: league === 'NBA' ? 'National Basketball Association' : `Bench league ${league}`,
   });
   const home = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
+    league,
     name: 'Boston Celtics',
     symbol: 'BOS',
   });
   const away = await call(url, 'POST', '/admin/v1/teams', admin, {
-    league: 'NBA',
+    league,
     name: 'New York Knicks',
     symbol: 'NYK',
   });
@@ -109,7 +112,7 @@ export async function setupGame(url: string, traders: number): Promise<Game> {
     type: 'Game',
     status: 'OPEN_PREGAME',
     description: 'New York Knicks @ Boston Celtics',
-    league: 'NBA',
+    league,
     scheduledStart: '2031-01-01T00:00:00.000Z',
     game: { homeTeamId: home.id, awayTeamId: away.id },
     markets: Array.from({ length: 10 }, (_, i) => ({
