@@ -42,7 +42,12 @@ const nullableString = (s: string | null): string => (s === null ? 'null' : json
 
 function priceText(tick: number): string {
   if (!((tick | 0) === tick && tick >= 0 && tick < 4096)) return String(tickToPrice(tick));
-  return (PRICE_TEXT[tick] ??= String(tickToPrice(tick)));
+  let text = PRICE_TEXT[tick];
+  if (text === undefined) {
+    text = String(tickToPrice(tick));
+    PRICE_TEXT[tick] = text;
+  }
+  return text;
 }
 
 /** JSON.stringify(orderToWire(o, filledQty)), written directly. */
