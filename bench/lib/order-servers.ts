@@ -30,6 +30,8 @@ export const BASE_ENV: Record<string, string> = {
   TICKBOOK_ADMIN_CLIENT_SECRET: ADMIN.secret,
   KEY_ENCRYPTION_SECRET: 'bench',
   DATABASE_URL: '',
+  // as `npm start` and the Dockerfile run it (docs/packaging.md), so the benches measure that server
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
 };
 
 /**
@@ -160,4 +162,6 @@ export function placeBody(game: Game, k: number): { token: string; body: string 
   };
 }
 
-export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+// The middle of the rounds; of an even number, the mean of the two middle ones (taking the upper
+// one biased every two-round table upward).
+export { median } from './frame-probe.ts';
