@@ -52,7 +52,14 @@ describe('browser UI', { skip: missing }, () => {
     assert.ok(page.url().endsWith('/ui/'), page.url());
     const rows = page.locator('table.board tbody tr');
     await rows.first().waitFor();
-    assert.ok((await rows.count()) > 5, `games listed: ${await rows.count()}`);
+    // The board may paint its first rows before the rest arrive: wait for more than a few.
+    await page
+      .waitForFunction(() => document.querySelectorAll('table.board tbody tr').length > 5, undefined, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
+    const listed = await rows.count();
+    assert.ok(listed > 5, `games listed: ${listed}`);
     // The first game's moneyline shows a price to buy each side.
     const money = rows.first().locator('td[data-kind=MONEY] .px[data-price]');
     await money.nth(1).waitFor({ timeout: 10_000 });
