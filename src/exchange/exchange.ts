@@ -206,6 +206,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   openParlayRequests(): ParlayRequestRecord[] {
     return q.openParlayRequests(this.s);
   }
+  openParlayRequestCount(accountId: Id, now: number): number {
+    return q.openParlayRequestCount(this.s, accountId, now);
+  }
   parlay(id: Id): ParlayRecord | undefined {
     return q.parlay(this.s, id);
   }

@@ -248,6 +248,17 @@ export function openParlayRequests(s: ExchangeState): ParlayRequestRecord[] {
   return [...s.parlay.open.values()].map(requestView);
 }
 
+/**
+ * The account's requests open at `now`: a count over the open set without copying a record (it
+ * runs for every new request, against the per-account limit).
+ */
+export function openParlayRequestCount(s: ExchangeState, accountId: Id, now: number): number {
+  let n = 0;
+  for (const r of s.parlay.open.values())
+    if (r.accountId === accountId && r.status === 'Unfilled' && r.expiresAt > now) n++;
+  return n;
+}
+
 export function parlay(s: ExchangeState, id: Id): ParlayRecord | undefined {
   const p = s.parlay.parlays.get(id);
   return p === undefined ? undefined : parlayView(p);

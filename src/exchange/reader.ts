@@ -86,6 +86,8 @@ export interface ExchangeReader {
   parlayRequests(accountId: Id, page?: RequestPage): ParlayRequestRecord[];
   /** Unfilled requests, oldest first (some may be past their deadline until the next sweep). */
   openParlayRequests(): ParlayRequestRecord[];
+  /** How many of the account's requests are open at `now` (unfilled, before their deadline). */
+  openParlayRequestCount(accountId: Id, now: number): number;
   parlay(id: Id): ParlayRecord | undefined;
   /** Parlays where the account is taker or maker, newest first; `page` filters and pages first. */
   parlays(accountId: Id, page?: ParlayPage): ParlayRecord[];

@@ -173,6 +173,20 @@ describe('parlay engine', () => {
     assert.equal(x.nextExpiry(), null);
   });
 
+  test('the open-request count: the account’s unfilled requests before their deadline', () => {
+    const x = setup();
+    ok(request(x));
+    ok(request(x, 'R2'));
+    ok(x.apply(parlayRequest({ requestId: 'R3', accountId: 'bob' })));
+    assert.equal(x.openParlayRequestCount('alice', T0 + 11), 2);
+    assert.equal(x.openParlayRequestCount('bob', T0 + 11), 1);
+    assert.equal(x.openParlayRequestCount('carol', T0 + 11), 0);
+    ok(x.apply({ type: 'ParlayCancel', ts: T0 + 11, requestId: 'R2', accountId: 'alice' }));
+    assert.equal(x.openParlayRequestCount('alice', T0 + 12), 1);
+    // past its deadline a request no longer counts, swept or not
+    assert.equal(x.openParlayRequestCount('alice', T0 + 30_010), 0);
+  });
+
   test('a leg’s market closing declines the open request, per leg', () => {
     const x = setup();
     ok(request(x));

@@ -129,10 +129,7 @@ export default async function parlayRequestRoutes(
       const t = now();
       // Counted over the open requests (bounded by accounts × the limit, and by the deadline), not
       // over every request the account ever made: that list only grows, and this runs per request.
-      let open = 0;
-      for (const r of reader.openParlayRequests())
-        if (r.accountId === accountId && requestStatus(r, t) === 'Unfilled') open++;
-      if (open >= config.parlayMaxOpenRequests)
+      if (reader.openParlayRequestCount(accountId, t) >= config.parlayMaxOpenRequests)
         throw new ApiError(
           'PARLAY_OPEN_REQUEST_LIMIT',
           `At most ${config.parlayMaxOpenRequests} open parlay requests per account`,
