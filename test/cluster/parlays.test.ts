@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { fetchToken } from '../helpers/child-server.ts';
+import { kcAtBufEvent } from '../helpers/parlay-desk.ts';
 import { ADMIN_ID, ADMIN_SECRET, type ServerPlace, serverPlace } from '../helpers/server.ts';
 import { TradeClient } from '../helpers/trade-client.ts';
 import { Client, isEvent } from '../stream/helpers.ts';
@@ -81,27 +82,7 @@ before(async () => {
   await post('/admin/v1/leagues', { code: 'NFL', name: 'National Football League' });
   const home = await post('/admin/v1/teams', { league: 'NFL', name: 'Buffalo Bills', symbol: 'BUF' });
   const away = await post('/admin/v1/teams', { league: 'NFL', name: 'Kansas City Chiefs', symbol: 'KC' });
-  const ev = await post('/admin/v1/events', {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'Kansas City Chiefs @ Buffalo Bills',
-    league: 'NFL',
-    scheduledStart: '2031-01-26T18:30:00.000Z',
-    game: { homeTeamId: home.id, awayTeamId: away.id },
-    markets: [
-      {
-        type: 'MONEY',
-        description: 'KC @ BUF Moneyline',
-        outcomes: [{ description: 'BUF' }, { description: 'KC' }],
-      },
-      {
-        type: 'TOTAL',
-        strike: 47.5,
-        description: 'KC @ BUF Total 47.5',
-        outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
-      },
-    ],
-  });
+  const ev = await post('/admin/v1/events', kcAtBufEvent(home.id, away.id));
   markets = ev.markets;
   for (const [name, scopes] of [
     ['taker', undefined],

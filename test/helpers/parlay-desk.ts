@@ -36,36 +36,44 @@ export interface Market {
 }
 
 /**
- * The game the parlay tests trade on, created through the admin API: Kansas City Chiefs @ Buffalo
- * Bills (NFL, which must exist), pre-game, with a moneyline and a total of 47.5; its two markets.
+ * The body of the game the parlay tests trade on (POST /admin/v1/events): Kansas City Chiefs @
+ * Buffalo Bills (NFL), pre-game, with a moneyline and a total of 47.5, between two teams made
+ * already.
+ */
+export const kcAtBufEvent = (homeTeamId: string, awayTeamId: string) => ({
+  type: 'Game',
+  status: 'OPEN_PREGAME',
+  description: 'Kansas City Chiefs @ Buffalo Bills',
+  league: 'NFL',
+  scheduledStart: '2030-01-26T18:30:00.000Z',
+  game: { homeTeamId, awayTeamId },
+  markets: [
+    {
+      type: 'MONEY',
+      description: 'KC @ BUF Moneyline',
+      outcomes: [{ description: 'BUF' }, { description: 'KC' }],
+    },
+    {
+      type: 'TOTAL',
+      strike: 47.5,
+      description: 'KC @ BUF Total 47.5',
+      outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
+    },
+  ],
+});
+
+/**
+ * The game the parlay tests trade on (kcAtBufEvent), created through the admin API (NFL must
+ * exist); its two markets.
  */
 export async function kcAtBuf(admin: Api): Promise<Market[]> {
   const team = async (name: string, symbol: string) =>
     (await admin.call('POST', '/admin/v1/teams', { league: 'NFL', name, symbol })).body.id as string;
-  const ev = await admin.call('POST', '/admin/v1/events', {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'Kansas City Chiefs @ Buffalo Bills',
-    league: 'NFL',
-    scheduledStart: '2030-01-26T18:30:00.000Z',
-    game: {
-      homeTeamId: await team('Buffalo Bills', 'BUF'),
-      awayTeamId: await team('Kansas City Chiefs', 'KC'),
-    },
-    markets: [
-      {
-        type: 'MONEY',
-        description: 'KC @ BUF Moneyline',
-        outcomes: [{ description: 'BUF' }, { description: 'KC' }],
-      },
-      {
-        type: 'TOTAL',
-        strike: 47.5,
-        description: 'KC @ BUF Total 47.5',
-        outcomes: [{ description: 'Over 47.5' }, { description: 'Under 47.5' }],
-      },
-    ],
-  });
+  const ev = await admin.call(
+    'POST',
+    '/admin/v1/events',
+    kcAtBufEvent(await team('Buffalo Bills', 'BUF'), await team('Kansas City Chiefs', 'KC')),
+  );
   expectStatus(ev, 201);
   return ev.body.markets as Market[];
 }

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { bootChild, fetchToken, httpCall } from '../helpers/child-server.ts';
+import { kcAtBufEvent } from '../helpers/parlay-desk.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
 const child = fileURLToPath(new URL('./server-child.ts', import.meta.url));
@@ -105,27 +106,7 @@ test(`kill -9 during parlay requests, quotes and wagers, ${CYCLES} cycles: ackno
   await ok('/admin/v1/leagues', { code: 'NFL', name: 'National Football League' });
   const home = await ok('/admin/v1/teams', { league: 'NFL', name: 'Buffalo Bills', symbol: 'BUF' });
   const away = await ok('/admin/v1/teams', { league: 'NFL', name: 'Kansas City Chiefs', symbol: 'KC' });
-  const ev = await ok('/admin/v1/events', {
-    type: 'Game',
-    status: 'OPEN_PREGAME',
-    description: 'Kansas City Chiefs @ Buffalo Bills',
-    league: 'NFL',
-    scheduledStart: '2031-01-01T00:00:00.000Z',
-    game: { homeTeamId: home.id, awayTeamId: away.id },
-    markets: [
-      {
-        type: 'MONEY',
-        description: 'KC @ BUF Moneyline',
-        outcomes: [{ description: 'BUF' }, { description: 'KC' }],
-      },
-      {
-        type: 'TOTAL',
-        strike: 47.5,
-        description: 'Total 47.5',
-        outcomes: [{ description: 'Over' }, { description: 'Under' }],
-      },
-    ],
-  });
+  const ev = await ok('/admin/v1/events', kcAtBufEvent(home.id, away.id));
   const markets = ev.markets as { outcomeIds: [string, string] }[];
   const clients: Record<string, { clientId: string; clientSecret: string }> = {};
   for (const [name, scopes] of [
