@@ -33,88 +33,115 @@ const nullableString = (s: string | null | undefined): string =>
 const MAX_CACHED = 100_000;
 
 /**
- * Each leg's `outcome` object ({id, description, market}) as JSON text, kept per outcome. The
- * market's wire shows its status, volume and outcomes' last prices, which move with the catalog and
- * with the market's book: the text is reused while the reader's catalogVersion, the book's seq for
- * the currency and the outcome record stand (as the unauthenticated parlay route keeps its legs,
- * src/http/routes/parlay.ts). Readers without a catalogVersion are written afresh.
+ * Each leg's `outcome` object ({id, description, market}) as UTF-8 JSON bytes, kept per outcome.
+ * The market's wire shows its status, volume and outcomes' last prices, which move with the catalog
+ * and with the market's book: the bytes are reused while the reader's catalogVersion, the book's seq
+ * for the currency and the outcome record stand (as the unauthenticated parlay route keeps its legs,
+ * src/http/routes/parlay.ts). Readers without a catalogVersion are written afresh. Bytes, not text:
+ * the answer is sent as bytes, and a leg's market is most of it.
  */
 export class LegOutcomeText {
-  private readonly cache = new Map<string, { version: string; outcome: unknown; json: string }>();
+  private readonly cache = new Map<string, KeptOutcome>();
 
-  get(reader: ExchangeReader, outcomeId: Id, marketId: Id, currency: Currency): string {
+  get(reader: ExchangeReader, outcomeId: Id, marketId: Id, currency: Currency): Buffer {
     const outcome = reader.outcome(outcomeId);
-    const fresh = () =>
+    const catalogVersion = reader.catalogVersion;
+    const bookSeq = reader.bookSeq(marketId, currency);
+    const hit = this.cache.get(outcomeId);
+    if (
+      hit !== undefined &&
+      hit.catalogVersion === catalogVersion &&
+      hit.bookSeq === bookSeq &&
+      hit.currency === currency &&
+      hit.marketId === marketId &&
+      hit.outcome === outcome
+    )
+      return hit.bytes;
+    const bytes = Buffer.from(
       JSON.stringify({
         id: outcomeId,
         description: outcome?.description ?? '',
         market: marketToWire(reader, reader.market(marketId)!, currency), // every market is kept
-      });
-    if (typeof reader.catalogVersion !== 'number') return fresh();
-    const version = `${reader.catalogVersion}:${currency}:${reader.bookSeq(marketId, currency)}:${marketId}`;
-    const hit = this.cache.get(outcomeId);
-    if (hit !== undefined && hit.version === version && hit.outcome === outcome) return hit.json;
+      }),
+      'utf8',
+    );
+    if (typeof catalogVersion !== 'number') return bytes;
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
-    const json = fresh();
-    this.cache.set(outcomeId, { version, outcome, json });
-    return json;
+    this.cache.set(outcomeId, { catalogVersion, bookSeq, currency, marketId, outcome, bytes });
+    return bytes;
   }
 }
 
-/** JSON of requestToWire(reader, r, now, viewer, parlay) in the order of wireRequestSchema's keys. */
-export function requestJson(
+interface KeptOutcome {
+  catalogVersion: number;
+  bookSeq: number;
+  currency: Currency;
+  marketId: Id;
+  outcome: unknown;
+  bytes: Buffer;
+}
+
+/**
+ * The 201 of a parlay request, `[` + the JSON of requestToWire(reader, r, now, viewer, parlay) +
+ * `]` (wireRequestSchema's keys in order), as UTF-8 bytes: the text around the legs' kept outcome
+ * bytes, encoded and joined once.
+ */
+export function requestBody(
   reader: ExchangeReader,
   r: ParlayRequestRecord,
   now: number,
   viewer: Id,
   outcomes: LegOutcomeText,
   parlay?: ParlayRecord,
-): string {
-  let legs = '';
-  for (let i = 0; i < r.legs.length; i++) {
-    const l = r.legs[i]!;
-    legs +=
-      `${i === 0 ? '' : ','}{"outcomeId":${jsonString(l.outcomeId)},"price":"${fiveDecimals(l.price)}"` +
-      `,"vendor":"${VENDOR}","outcome":${outcomes.get(reader, l.outcomeId, l.marketId, r.currency)}}`;
-  }
+): Buffer {
   const p = parlay ?? (r.parlayId !== null ? reader.parlay(r.parlayId) : undefined);
   // a boosted request shows the boosted prices (docs/parlays.md "Boosts")
   const boost = r.boostId === undefined ? undefined : reader.boosts().find((b) => b.id === r.boostId);
   const boosted = (ppm: number): number =>
     boost === undefined ? ppm : boostPrice(boost.kind, boost.value, ppm);
+  const requestId = jsonString(r.id);
+  const chunks: Buffer[] = [];
+  let text =
+    `[{"id":${requestId},"status":"${requestStatus(r, now)}","price":"${fiveDecimals(boosted(r.refPrice))}"` +
+    `,"unboostedPrice":"${fiveDecimals(r.refPrice)}","boostId":${nullableString(r.boostId)},"legs":[`;
+  for (let i = 0; i < r.legs.length; i++) {
+    const l = r.legs[i]!;
+    text +=
+      `${i === 0 ? '' : '},'}{"outcomeId":${jsonString(l.outcomeId)},"price":"${fiveDecimals(l.price)}"` +
+      `,"vendor":"${VENDOR}","outcome":`;
+    chunks.push(Buffer.from(text, 'utf8'), outcomes.get(reader, l.outcomeId, l.marketId, r.currency));
+    text = '';
+  }
   const wager =
     p === undefined
       ? 'null'
       : `{"parlayId":${jsonString(p.id)},"price":${ppmToProbability(p.price)}` +
         `,"stake":${moneyToUnits(p.stake)},"fee":${moneyToUnits(p.fee)},"qty":${p.qty}` +
         `,"clientOrderId":${nullableString(p.clientOrderId)}}`;
-  const requestId = jsonString(r.id);
-  let quotes = '';
+  text +=
+    `${r.legs.length === 0 ? '' : '}'}],"wager":${wager},"traderId":${jsonString(r.accountId)}` +
+    `,"currency":"${r.currency}","stake":${r.stake === null ? 'null' : moneyToUnits(r.stake)}` +
+    `,"createdAt":"${isoMillis(r.createdAt)}","expiresAt":"${isoMillis(r.expiresAt)}","quotes":[`;
   for (let i = 0; i < r.quotes.length; i++) {
     const q = r.quotes[i]!;
-    quotes +=
+    text +=
       `${i === 0 ? '' : ','}{"id":${jsonString(q.quoteId)},"requestId":${requestId}` +
       `,"price":${ppmToProbability(q.price)},"maxQty":${q.maxQty}` +
       `,"createdAt":"${isoMillis(q.createdAt)}","expiresAt":"${isoMillis(q.expiresAt)}"` +
       `,"mine":${q.accountId === viewer},"boostedPrice":${boost === undefined ? 'null' : ppmToProbability(boosted(q.price))}}`;
   }
-  let declined = 'null';
-  if (r.declined !== null) {
-    declined = '[';
+  text += '],"declined":';
+  if (r.declined === null) text += 'null';
+  else {
+    text += '[';
     for (let i = 0; i < r.declined.length; i++) {
       const d = r.declined[i]!;
-      declined += `${i === 0 ? '' : ','}{"outcomeId":${jsonString(d.outcomeId)},"reason":${jsonString(d.reason)}}`;
+      text += `${i === 0 ? '' : ','}{"outcomeId":${jsonString(d.outcomeId)},"reason":${jsonString(d.reason)}}`;
     }
-    declined += ']';
+    text += ']';
   }
-  return (
-    `{"id":${requestId},"status":"${requestStatus(r, now)}","price":"${fiveDecimals(boosted(r.refPrice))}"` +
-    `,"unboostedPrice":"${fiveDecimals(r.refPrice)}","boostId":${nullableString(r.boostId)}` +
-    `,"legs":[${legs}],"wager":${wager},"traderId":${jsonString(r.accountId)},"currency":"${r.currency}"` +
-    `,"stake":${r.stake === null ? 'null' : moneyToUnits(r.stake)}` +
-    `,"createdAt":"${isoMillis(r.createdAt)}","expiresAt":"${isoMillis(r.expiresAt)}"` +
-    `,"quotes":[${quotes}],"declined":${declined}}`
-  );
+  chunks.push(Buffer.from(`${text}}]`, 'utf8'));
+  return Buffer.concat(chunks);
 }
 
 /** JSON of parlayToWire(p, viewer) (parlaySchema's keys in order). */

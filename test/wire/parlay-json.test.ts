@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Exchange as Engine } from '../../src/exchange/exchange.ts';
 import type { Command, ParlayRecord, ParlayRequestRecord } from '../../src/exchange/types.ts';
 import { wireParlaySchema, wireRequestSchema } from '../../src/http/schemas/parlays.ts';
-import { LegOutcomeText, parlayJson, requestJson } from '../../src/wire/parlay-json.ts';
+import { LegOutcomeText, parlayJson, requestBody } from '../../src/wire/parlay-json.ts';
 import { parlayToWire, requestToWire } from '../../src/wire/parlays.ts';
 import { bid, ok, parlayRequest, T0 } from '../exchange/fixtures.ts';
 
@@ -159,7 +159,11 @@ describe('parlay JSON text', () => {
   before(async () => {
     app = Fastify();
     // what the routes answered before: the wire objects through the routes' response schemas
-    app.get('/request', { schema: { response: { 200: wireRequestSchema } } }, async () => wire);
+    app.get(
+      '/request',
+      { schema: { response: { 200: { type: 'array', items: wireRequestSchema } } } },
+      async () => wire,
+    );
     app.get('/parlay', { schema: { response: { 200: wireParlaySchema } } }, async () => wire);
     await app.ready();
   });
@@ -206,10 +210,14 @@ describe('parlay JSON text', () => {
       })),
     ];
     for (const { r, now, viewer } of cases) {
-      const expected = await served('/request', requestToWire(x, r, now, viewer));
-      assert.equal(requestJson(x, r, now, viewer, outcomes), expected, `${r.id} ${r.status} ${viewer}`);
+      const expected = await served('/request', [requestToWire(x, r, now, viewer)]);
+      assert.equal(
+        requestBody(x, r, now, viewer, outcomes).toString('utf8'),
+        expected,
+        `${r.id} ${r.status} ${viewer}`,
+      );
       // again from the kept outcome text
-      assert.equal(requestJson(x, r, now, viewer, outcomes), expected);
+      assert.equal(requestBody(x, r, now, viewer, outcomes).toString('utf8'), expected);
     }
   });
 
@@ -219,8 +227,8 @@ describe('parlay JSON text', () => {
     const r3 = x.parlayRequest(R3)!;
     const check = async () =>
       assert.equal(
-        requestJson(x, r3, T0 + 51, 'alice', outcomes),
-        await served('/request', requestToWire(x, r3, T0 + 51, 'alice')),
+        requestBody(x, r3, T0 + 51, 'alice', outcomes).toString('utf8'),
+        await served('/request', [requestToWire(x, r3, T0 + 51, 'alice')]),
       );
     await check();
     ok(x.apply(bid('carol', M1b, 470, 100))); // the leg's book moves

@@ -11,7 +11,7 @@ import type { ParlayRequestRecord } from '../../exchange/types.ts';
 import { probabilityToPpm, unitsToMoney } from '../../exchange/units.ts';
 import { pricingParams } from '../../pricing/league-models.ts';
 import { priceParlay } from '../../pricing/parlay.ts';
-import { LegOutcomeText, parlayJson, requestJson } from '../../wire/parlay-json.ts';
+import { LegOutcomeText, parlayJson, requestBody } from '../../wire/parlay-json.ts';
 import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
 import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { JSON_TYPE } from '../response-cache.ts';
@@ -70,13 +70,13 @@ export default async function parlayRequestRoutes(
   const legOutcomes = new LegOutcomeText();
 
   /**
-   * A parlay answer's JSON text (src/wire/parlay-json.ts: the bytes the response schema writes),
+   * A 201 written as JSON directly (src/wire/parlay-json.ts: the bytes the response schema writes),
    * sent as bytes with its JSON type past the schema's serializer, which cost more than the text
    * (docs/bench-parlay-trading.md "Wager round trip with the house quote"). The schema still
    * documents the shape.
    */
-  const sendJson = (reply: FastifyReply, json: string) =>
-    reply.code(201).type(JSON_TYPE).send(Buffer.from(json, 'utf8'));
+  const sendBody = (reply: FastifyReply, body: Buffer) => reply.code(201).type(JSON_TYPE).send(body);
+  const sendJson = (reply: FastifyReply, json: string) => sendBody(reply, Buffer.from(json, 'utf8'));
 
   /** A stake in currency units → Money within the configured bounds, or INVALID_AMOUNT. */
   function stakeMoney(units: number): number {
@@ -170,9 +170,9 @@ export default async function parlayRequestRoutes(
         }),
       );
       const after = port.reader();
-      return sendJson(
+      return sendBody(
         reply,
-        `[${requestJson(after, after.parlayRequest(requestId)!, now(), accountId, legOutcomes)}]`,
+        requestBody(after, after.parlayRequest(requestId)!, now(), accountId, legOutcomes),
       );
     },
   );
