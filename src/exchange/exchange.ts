@@ -11,6 +11,7 @@
 import { createAccount, deposit, withdraw } from './accounts.ts';
 import { amendOrder, queuePosition } from './amend.ts';
 import { cancelOrder, cancelOrders, expire } from './cancels.ts';
+import { clientOrderIdsDue, expireClientOrderIds } from './client-order-ids.ts';
 import {
   addMarkets,
   createEvent,
@@ -191,6 +192,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   nextExpiry(): number | null {
     return q.nextExpiry(this.s);
   }
+  clientOrderIdsDue(now: number, windowMs: number): boolean {
+    return clientOrderIdsDue(this.s, now, windowMs);
+  }
   locks(): { system: TradingLock | null; events: TradingLock[] } {
     return q.locks(this.s);
   }
@@ -279,6 +283,8 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return massQuote(s, c);
     case 'Expire':
       return expire(s, c);
+    case 'ExpireClientOrderIds':
+      return expireClientOrderIds(s, c);
     case 'CreateLeague':
       return createLeague(s, c);
     case 'CreateTeam':
