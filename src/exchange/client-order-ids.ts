@@ -12,13 +12,10 @@
 // keys is cut in chunks, as a parlay settlement is, so no command runs long. The engine reads no
 // clock: the window and the time come in the command, so replay and a replica age keys alike.
 
-import type { BinReader, BinWriter } from './codec.ts';
 import { isSafePos, reject } from './command-checks.ts';
 import { forgetPlacedTerms } from './placed-terms.ts';
 import { type Account, type Cmd, type ExchangeState, ok } from './state.ts';
 import type { CommandResult, Id } from './types.ts';
-
-export const CLIENT_ORDER_IDS_SECTION = 'client-order-ids/1';
 
 /** The most keys one `ExpireClientOrderIds` walks: the bound of its `max`. */
 export const MAX_KEY_SWEEP = 100_000;
@@ -102,43 +99,4 @@ function sweep(s: ExchangeState, max: number): void {
     }
   }
   if (s.olderKeys === 0) s.keysCursor = 0;
-}
-
-/**
- * The section: written once a generation has begun, so a state that never aged a key keeps the
- * bytes (and hash) it had before the window existed. The current generation stays in the accounts
- * section; this one holds when it began, the sweep's cursor and the older keys in Map order.
- */
-export function writeClientOrderIds(s: ExchangeState, w: BinWriter): void {
-  if (s.keysSince < 0) return;
-  w.str(CLIENT_ORDER_IDS_SECTION);
-  w.f64(s.keysSince);
-  w.u32(s.keysCursor);
-  let accounts = 0;
-  for (const a of s.accounts) if (a.olderClientOrders !== null) accounts++;
-  w.u32(accounts);
-  for (const a of s.accounts) {
-    if (a.olderClientOrders === null) continue;
-    w.u32(a.idx);
-    w.u32(a.olderClientOrders.size);
-    for (const [k, v] of a.olderClientOrders) {
-      w.str(k);
-      w.str(v);
-    }
-  }
-}
-
-export function readClientOrderIds(s: ExchangeState, r: BinReader): void {
-  if (r.str() !== CLIENT_ORDER_IDS_SECTION) throw new Error('snapshot: unknown section');
-  s.keysSince = r.f64();
-  s.keysCursor = r.u32();
-  for (let n = r.u32(); n > 0; n--) {
-    const a = s.accounts[r.u32()];
-    if (a === undefined) throw new Error('snapshot: clientOrderIds of an unknown account');
-    const older = new Map<string, Id>();
-    for (let m = r.u32(); m > 0; m--) older.set(r.str(), r.str());
-    if (older.size === 0) throw new Error('snapshot: an empty generation of clientOrderIds');
-    a.olderClientOrders = older;
-    s.olderKeys += older.size;
-  }
 }

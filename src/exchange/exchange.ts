@@ -11,7 +11,6 @@
 import { createAccount, deposit, withdraw } from './accounts.ts';
 import { amendOrder, queuePosition } from './amend.ts';
 import { cancelOrder, cancelOrders, expire } from './cancels.ts';
-import { clientOrderIdsDue, expireClientOrderIds } from './client-order-ids.ts';
 import {
   addMarkets,
   createEvent,
@@ -22,6 +21,7 @@ import {
   setMarketStatus,
 } from './catalog-commands.ts';
 import { flushTouched } from './change-tracking.ts';
+import { clientOrderIdsDue, expireClientOrderIds } from './client-order-ids.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { massQuote } from './mass-quote.ts';

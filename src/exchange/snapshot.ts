@@ -3,7 +3,11 @@
 
 import { createHash } from 'node:crypto';
 import { newAccount } from './accounts.ts';
-import { CLIENT_ORDER_IDS_SECTION, readClientOrderIds, writeClientOrderIds } from './client-order-ids.ts';
+import {
+  CLIENT_ORDER_IDS_SECTION,
+  readClientOrderIds,
+  writeClientOrderIds,
+} from './client-order-ids-snapshot.ts';
 import { BinReader, BinWriter } from './codec.ts';
 import { IdIndex } from './id-index.ts';
 import { MMP_SECTION, readMmp, writeMmp } from './mmp-snapshot.ts';
