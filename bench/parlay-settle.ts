@@ -23,11 +23,15 @@
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
 //     [--server-runs 3] [--chunk 500] [--server-chunk 500] [--window-ms 3000]
-//     [--trace] [--cpu-prof DIR]
+//     [--trace] [--cpu-prof DIR] [--ab CHECKOUT [--pairs 2] [--ab-branch DIR]]
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
 //   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
 //   event-loop gaps over 30 ms and GC pauses of both windows.
+//   --ab CHECKOUT [--pairs 2] [--ab-branch DIR]: runs the same command (less these options) as
+//   fresh processes from this checkout (or --ab-branch) and from CHECKOUT (its own bench file and
+//   src/), interleaved, the side that goes first alternating by pair, and compares them
+//   (bench/lib/settle-ab.ts).
 //   --cpu-prof writes a V8 CPU profile of the server's main thread (this process) from the
 //   SettleMarket's submit to the last chunk's apply, one file per server round, into DIR.
 
@@ -43,6 +47,7 @@ import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
 import { arg, numArg } from './lib/args.ts';
 import { schedstat, startGapTrace } from './lib/gap-trace.ts';
+import { settleAb } from './lib/settle-ab.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -545,6 +550,15 @@ async function serverPart(): Promise<void> {
   await place.destroy();
 }
 
-console.log(`parlay settle: ${N} parlays; load ${load()}`);
-if (RUNS > 0) enginePart();
-if (SERVER_RUNS > 0) await serverPart();
+const AB = arg('ab');
+if (AB !== undefined) {
+  // the child processes get the same options, less the A/B's own
+  const own = new Set(['--ab', '--pairs', '--ab-branch']);
+  const args = process.argv.slice(2).filter((a, i, all) => !own.has(a) && !own.has(all[i - 1] ?? ''));
+  const branch = arg('ab-branch') ?? new URL('..', import.meta.url).pathname;
+  await settleAb(branch, AB, numArg('pairs', 2), args, N);
+} else {
+  console.log(`parlay settle: ${N} parlays; load ${load()}`);
+  if (RUNS > 0) enginePart();
+  if (SERVER_RUNS > 0) await serverPart();
+}
