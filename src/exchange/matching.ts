@@ -167,6 +167,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const emit = s.emitEvents;
   const placedAt = s.ev.length; // OrderPlaced goes first; filled in once the outcome is known
   if (emit) s.ev.push(PLACEHOLDER);
+  if (emit && s.now !== c.ts) s.now = c.ts; // the records' time, one shared number (state.ts now)
   if (clientOrderId !== null) mapClientOrder(s, a, clientOrderId, taker, c.price, tick, qty);
 
   let rem = qty;
@@ -286,7 +287,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         isWash: wash,
         fee: 0,
         feeCoefficient: 0,
-        ts: c.ts,
+        ts: s.now!,
       };
       const takerFill: Fill = {
         id: few ? taker + TAKER_SUFFIX[i] : `${taker}:${i + 1}:t`,
@@ -302,7 +303,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         isWash: wash,
         fee: small(s.fFee[i]!),
         feeCoefficient: feeCoef,
-        ts: c.ts,
+        ts: s.now!,
       };
       s.ev.push({ kind: 'OrderFilled', fill: makerFill });
       s.ev.push({ kind: 'OrderFilled', fill: takerFill });
@@ -401,8 +402,8 @@ export function placedRecord(
     flags: c.flags ?? null,
     clientOrderId: clientOrderId,
     status: rests ? 'RESTING' : rem === 0 ? 'FILLED' : 'CANCELED',
-    createdAt: c.ts,
-    updatedAt: c.ts,
+    createdAt: s.now!, // c.ts (placeOrder set it)
+    updatedAt: s.now!,
   };
   s.ev.set(placedAt, { kind: 'OrderPlaced', order: rec });
   if (!rests && rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });
