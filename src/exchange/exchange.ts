@@ -109,7 +109,6 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
     const s = this.s;
     s.stamp++;
     s.seq = seq;
-    if (s.emitEvents && s.now !== cmd.ts) s.now = cmd.ts; // the records' shared time (state.ts `now`)
     s.ev.clear();
     const r = dispatch(s, cmd);
     if (r.ok) {

@@ -167,7 +167,6 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   const emit = s.emitEvents;
   const placedAt = s.ev.length; // OrderPlaced goes first; filled in once the outcome is known
   if (emit) s.ev.push(PLACEHOLDER);
-  if (emit && s.now !== c.ts) s.now = c.ts; // the records' time, one shared number (state.ts now)
   if (clientOrderId !== null) mapClientOrder(s, a, clientOrderId, taker, c.price, tick, qty);
 
   let rem = qty;
@@ -287,7 +286,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         isWash: wash,
         fee: 0,
         feeCoefficient: 0,
-        ts: s.now!,
+        ts: c.ts,
       };
       const takerFill: Fill = {
         id: few ? taker + TAKER_SUFFIX[i] : `${taker}:${i + 1}:t`,
@@ -303,7 +302,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
         isWash: wash,
         fee: small(s.fFee[i]!),
         feeCoefficient: feeCoef,
-        ts: s.now!,
+        ts: c.ts,
       };
       s.ev.push({ kind: 'OrderFilled', fill: makerFill });
       s.ev.push({ kind: 'OrderFilled', fill: takerFill });
@@ -402,8 +401,8 @@ export function placedRecord(
     flags: c.flags ?? null,
     clientOrderId: clientOrderId,
     status: rests ? 'RESTING' : rem === 0 ? 'FILLED' : 'CANCELED',
-    createdAt: s.now!, // c.ts (placeOrder set it)
-    updatedAt: s.now!,
+    createdAt: c.ts,
+    updatedAt: c.ts,
   };
   s.ev.set(placedAt, { kind: 'OrderPlaced', order: rec });
   if (!rests && rem > 0) s.ev.push({ kind: 'OrderCanceled', order: rec, reason: washed ? 'WASH' : 'IOC' });

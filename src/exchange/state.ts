@@ -199,15 +199,6 @@ export class ExchangeState {
   fLevel = new Int32Array(64);
   fFee = new Float64Array(64);
   fWash = new Uint8Array(64);
-  /**
-   * The command's `ts` as one number shared by every record of the command (records.ts `at`), set
-   * by `Exchange.applySeq` when it differs from the previous command's. A time is past 2³¹, so V8
-   * holds it as a heap number: a record field of the double representation gets a 16-byte box of
-   * its own per record, while a tagged field can point at one shared number. `null` until the first
-   * command, which keeps this field tagged (a field first given a number would be a double field:
-   * every read of it would box again). docs/bench-engine.md "Shared times".
-   */
-  now: number | null = null;
 
   /** false: replay mode (below); switched on by `Exchange.setEvents` when recovery reaches live. */
   emitEvents: boolean;

@@ -151,7 +151,6 @@ describe('snapshot / restore / hash', () => {
       fLevel: 'per-command scratch of the matching loop',
       fFee: 'per-command scratch of the matching loop',
       fWash: 'per-command scratch of the matching loop',
-      now: "per-command scratch: the command's time, shared by its records",
     };
     const dir = new URL('../../src/exchange/', import.meta.url);
     const text = readdirSync(dir)
