@@ -204,6 +204,7 @@ function* stream(): Generator<Command> {
     return { type: 'ParlayCancel', ts, requestId: recent.id, accountId: recent.acct };
   };
   let n = 0;
+  let quoteCount = 0;
   let emitted = 1 + 3 * ACCOUNTS + 12 + 4 * 4;
   while (emitted < N) {
     ts += 1 + Math.floor(r() * 40);
@@ -234,19 +235,37 @@ function* stream(): Generator<Command> {
         const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
         const unit = currency === 'CASH' ? 100 : 1;
         const m = Math.floor(r() * 2);
+        // Every other mass quote names its new orders by one idBase (the edge's form), the others
+        // by an id per level (older journals' form); the draws, and the numbers later ids take
+        // from n, are the same either way.
+        const base = quoteCount++ % 2 === 1 ? `qb${n}-00` : undefined;
         const quotes = (r() < 0.6 ? [0, 1] : [Math.floor(r() * 2)]).map((side) => ({
           outcomeId: `e${ev.e}-m${m}-${side}`,
           levels: Array.from({ length: Math.floor(r() * 6) }, (_, k) => {
-            const id = `q${n++}`;
+            const own = `q${n++}`;
+            const id =
+              base === undefined
+                ? own
+                : `${base.slice(0, -2)}${(side * 10 + k).toString(16).padStart(2, '0')}`;
             placed.push({ id, acct, e: ev.e });
             return {
               price: TICKS[120 + side * 5 + k * 2 + Math.floor(r() * 2)] as number,
               qty: r() < 0.1 ? 0 : unit * (1 + Math.floor(r() * 30)),
-              orderId: id,
+              ...(base === undefined ? { orderId: id } : {}),
             };
           }),
         }));
-        batch = [{ type: 'MassQuote', ts, accountId: acct, marketId: `e${ev.e}-m${m}`, currency, quotes }];
+        batch = [
+          {
+            type: 'MassQuote',
+            ts,
+            accountId: acct,
+            marketId: `e${ev.e}-m${m}`,
+            currency,
+            ...(base === undefined ? {} : { idBase: base }),
+            quotes,
+          },
+        ];
       }
     } else if (x < 0.7) {
       // a bid near the middle of the table, mostly on an event open for trading
@@ -470,15 +489,17 @@ function* stream(): Generator<Command> {
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
  * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
- * reprice, market-maker protection, parlay settlement in chunks, and the placed terms of amended
- * and repriced keyed orders (their snapshot section moves the hashes, not the results digest). */
+ * reprice, market-maker protection, parlay settlement in chunks, the placed terms of amended
+ * and repriced keyed orders (their snapshot section moves the hashes, not the results digest), and
+ * mass quotes naming their new orders by one idBase (every other one: the same results, other
+ * order ids). */
 const PINNED = {
   commands: 300_000,
   accepted: 179_725,
-  hashAt100k: '49181acee7185ef699abfeaf54eb006eed9e19585c44e328d71fb4beafb32af3',
-  hashAt200k: '15c3aa037ac3689b1b9c49e20d5d9096ab08b48b6d9940ee237fac0df4641f37',
-  finalHash: '444d6aa26f702077e493169b5ebf806364dd91f9eeeec82c827b068929260ec2',
-  resultsDigest: 'e8c6d3170932aad19e47827185f3a6994a8738790d6684d873e9848dea10bcd4',
+  hashAt100k: '16bef8497cc56de16649b2610bb3e42d777eec3d98646b6f2a86ae50b9a6c547',
+  hashAt200k: '2e59bdcdbc76894137fa5ae290f4ed08bfaf2541461967f4b33d1d39566903ec',
+  finalHash: '3191f40724d0ecd88220d6496bc5c29559792e14783016ea90ef7f081244f517',
+  resultsDigest: 'cb60c507c354afbd4806c2c6bb7bf6316b9448382f9c45f122e2244f04d78af1',
 };
 
 describe('fixed 300k-command stream', () => {
