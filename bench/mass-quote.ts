@@ -9,8 +9,9 @@
 // ratios are quote sets/s over the same round's placements/s.
 //
 //   node --import tsx bench/mass-quote.ts [--seconds 10] [--runs 3] [--connections 32]
-//     [--window 16] [--cpu-prof DIR] [--ab CHECKOUT] [--node-options=FLAGS[,FLAGS…]]
+//     [--window 16] [--only rest|ws] [--cpu-prof DIR] [--ab CHECKOUT] [--node-options=FLAGS[,FLAGS…]]
 //
+// --only rest|ws: the placement baseline and one transport's mass quote (with --ab, and its twin).
 // --node-options (not with --ab): the mass-quote targets once per value (comma-separated; an empty
 // value: none, as `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young
 // generation, say) are compared in the same rounds.
@@ -49,6 +50,7 @@ const { values } = parseArgs({
   options: {
     ...LOAD_OPTIONS,
     window: { type: 'string', default: '16' },
+    only: { type: 'string' },
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
     'node-options': { type: 'string' },
@@ -226,17 +228,27 @@ const quoteWs: Target = {
   traders: QUOTERS,
   run: (u, c) => ws(u, c),
 };
-const targets: Target[] = [placement, quoteRest, quoteWs];
+// --only rest|ws: the placement baseline and that transport's mass quote alone.
+const only = values.only;
+if (only !== undefined && only !== 'rest' && only !== 'ws') throw new Error('--only rest or --only ws');
+const targets: Target[] = [
+  placement,
+  ...(only === 'ws' ? [] : [quoteRest]),
+  ...(only === 'rest' ? [] : [quoteWs]),
+];
 /** Per round, the order targets run in (pairs of A/B twins side by side, swapping every other round). */
 let orderOf = (_round: number): number[] => targets.map((_, i) => i);
 if (abCheckout !== undefined) {
-  targets.push(
-    { ...quoteRest, label: `${quoteRest.label} [A/B base]`, checkout: abCheckout },
-    { ...quoteWs, label: `${quoteWs.label} [A/B base]`, checkout: abCheckout },
-  );
-  targets[1]!.base = 3;
-  targets[2]!.base = 4;
-  orderOf = (round) => (round % 2 === 0 ? [0, 1, 3, 4, 2] : [0, 3, 1, 2, 4]);
+  const quotes = targets.length - 1;
+  for (let i = 1; i <= quotes; i++) {
+    const t = targets[i]!;
+    targets.push({ ...t, label: `${t.label} [A/B base]`, checkout: abCheckout });
+    t.base = i + quotes;
+  }
+  orderOf =
+    quotes === 2
+      ? (round) => (round % 2 === 0 ? [0, 1, 3, 4, 2] : [0, 3, 1, 2, 4])
+      : (round) => (round % 2 === 0 ? [0, 1, 2] : [0, 2, 1]);
   execFileSync(process.execPath, [join(abCheckout, 'scripts/ensure-build.mjs')], {
     stdio: 'inherit',
     cwd: abCheckout,
