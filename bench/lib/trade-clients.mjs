@@ -1,6 +1,9 @@
-// Client process of bench/orders-ws.ts: `connections` `/trade` sockets placing orders, in a process
-// of its own (forked with an IPC channel) so its CPU is measured apart from the server's and the
-// bench's, and reported per order. Two modes:
+// Client process of bench/orders-ws.ts and bench/mass-quote.ts: `connections` `/trade` sockets
+// placing orders (or sending another message type), in a process of its own (forked with an IPC
+// channel) so its CPU is measured apart from the server's and the bench's, and reported per request.
+// Socket i authenticates with tokens[i % tokens.length]. Placements by default; with `type` and
+// `datas` (one list of serialized `data` per socket), socket i sends `type` frames whose data are
+// datas[i] in turn (bench/mass-quote.ts's mass quotes). Two modes:
 //   max:  each socket keeps `window` place requests in flight (a new one per answer);
 //   rate: `rate` orders a second in all, on a fixed schedule; each latency is measured from the
 //         order's scheduled send time, not from when the loop got to send it (no coordinated
@@ -35,11 +38,13 @@ function open(url, token) {
   });
 }
 
-const ACK_HEAD = '{"type":"place","id":';
-
 async function run(m) {
   const socks = [];
-  for (let i = 0; i < m.connections; i++) socks.push(await open(m.url, m.tokens[i % 2]));
+  for (let i = 0; i < m.connections; i++) socks.push(await open(m.url, m.tokens[i % m.tokens.length]));
+  const type = m.type ?? 'place';
+  const ACK_HEAD = `{"type":"${type}","id":`;
+  /** Per socket, how many frames it sent (the index into its datas, when given). */
+  const sentBy = new Array(m.connections).fill(0);
   // The `data` of every frame a socket may send, serialized once: the k-th order of socket i uses
   // the same mix as before (side by socket, market, price and qty by the order's id).
   const datas = [];
@@ -95,7 +100,10 @@ async function run(m) {
       if (corked.length === 0) process.nextTick(uncork);
       corked.push(raw);
     }
-    sock.send(`{"type":"place","id":${id},"data":${datas[i % 2][id % VARIANTS]}}`);
+    const own = m.datas?.[i];
+    const data = own === undefined ? datas[i % 2][id % VARIANTS] : own[sentBy[i] % own.length];
+    sentBy[i]++;
+    sock.send(`{"type":"${type}","id":${id},"data":${data}}`);
   };
   let onAnswer = () => {};
   socks.forEach((ws, i) => {

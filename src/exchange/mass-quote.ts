@@ -6,7 +6,8 @@
 //   - a smaller qty at the same price shrinks the order where it stands (keeps its place);
 //   - a larger qty at the same price re-queues it at the back of its level, under its id;
 //   - qty 0, or a price the request does not name, cancels the order there;
-//   - a new price rests a new GTC order under the level's orderId.
+//   - a new price rests a new GTC order under the level's id: derived from the command's idBase
+//     (quotedId below), or, in a command without one, the level's own orderId.
 // Quotes never take: a level that would cross the other outcome's book (another account's bid, or
 // the account's own resulting quotes) refuses the whole command. The funds check is of the whole
 // set at once: what the new set reserves beyond what the replaced orders release must be available.
@@ -30,6 +31,7 @@ import {
   NIL,
   TIF_MASK,
 } from './order-pool.ts';
+import { isIdBase, quotedId } from './quote-ids.ts';
 import { orderRecord } from './records.ts';
 import { cancelHandle } from './resting-orders.ts';
 import {
@@ -96,6 +98,10 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
   let top1 = -1;
   let newTotal = 0;
   let newCount = 0; // quoted levels so far (their ids are stId[0 .. newCount - 1] while validating)
+  const idBase = c.idBase;
+  const derived = idBase !== undefined;
+  if (derived && !isIdBase(idBase))
+    return reject('VALIDATION_FAILED', 'idBase: an id ending in two lower-case hex digits');
   lvCount[0] = 0;
   lvCount[1] = 0;
   for (let q = 0; q < quotes.length; q++) {
@@ -120,11 +126,16 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
       for (let k = base; k < base + j; k++)
         if (lvLevel[k] === level) return reject('VALIDATION_FAILED', `levels: price ${l.price} listed twice`);
       const orderId = l.orderId;
-      if (qty > 0) {
+      if (derived) {
+        // Ids come from idBase, and only for the levels that rest a new order (checked below).
+        if (orderId !== undefined) return reject('VALIDATION_FAILED', 'levels: no orderId beside idBase');
+      } else if (qty > 0) {
         if (!isStr(orderId) || listedBefore(orderId, newCount))
           return reject('VALIDATION_FAILED', 'levels: each quoted level needs its own orderId');
         if (s.orderIdx.get(orderId) >= 0) return reject('ALREADY_EXISTS', `order ${orderId} exists`);
         stId[newCount++] = orderId;
+      }
+      if (qty > 0) {
         newTotal += l.price * qty * mpt;
         if (side === 0) {
           if (l.price > top0) top0 = l.price;
@@ -132,7 +143,7 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
       }
       lvLevel[base + j] = level;
       lvQty[base + j] = qty;
-      lvId[base + j] = orderId;
+      lvId[base + j] = orderId ?? '';
     }
     lvCount[side] = levels.length;
   }
@@ -164,6 +175,7 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
     }
   }
   let n = 0;
+  let taken: string | null = null; // a derived id that names an existing order
   for (let side = 0; side < 2; side++) {
     const base = side * MAX;
     for (let j = base; j < base + lvCount[side]!; j++) {
@@ -172,7 +184,14 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
       const slot = side * nLevels + level;
       const h = atLevel[slot]!;
       if (h === NIL) {
-        if (qty > 0) n = step(n, NEW, NIL, level, qty, side, lvId[j]!);
+        if (qty > 0) {
+          let id = lvId[j]!;
+          if (idBase !== undefined) {
+            id = quotedId(idBase, j);
+            if (s.orderIdx.get(id) >= 0) taken = id;
+          }
+          n = step(n, NEW, NIL, level, qty, side, id);
+        }
         continue;
       }
       atLevel[slot] = NIL; // named: not among the prices the request leaves out
@@ -191,6 +210,8 @@ export function massQuote(s: ExchangeState, c: Cmd<'MassQuote'>): CommandResult 
     }
     mine.length = 0;
   }
+  // (The scratch above is clean again: a refusal may return from here on.)
+  if (taken !== null) return reject('ALREADY_EXISTS', `order ${taken} exists`);
   if (top0 >= 0 && top1 >= 0 && top0 + top1 >= ONE)
     return reject('POST_ONLY_WOULD_TAKE', 'the quotes would cross each other');
   const b = s.books[bookIndex];

@@ -242,14 +242,16 @@ export type Command =
   /** Changes a resting order's price and/or remaining qty (docs/exchange.md "Amend and queue priority"). */
   | (Base & { type: 'AmendOrder'; accountId: Id; ah?: number; orderId: Id; price?: Tick; qty?: Qty })
   /** Replaces the account's quotes on the listed outcomes of one market and currency, all or nothing
-   * (docs/exchange.md "Mass quotes"). `orderId` of a level names the order it creates, if it does. */
+   * (docs/exchange.md "Mass quotes"). The order a level creates, if it does, is named by `idBase`
+   * (the level's own id derived from it) or, without `idBase`, by the level's `orderId`. */
   | (Base & {
       type: 'MassQuote';
       accountId: Id;
       ah?: number;
       marketId: Id;
       currency: Currency;
-      quotes: { outcomeId: Id; levels: { price: Tick; qty: Qty; orderId: Id }[] }[];
+      idBase?: Id;
+      quotes: { outcomeId: Id; levels: { price: Tick; qty: Qty; orderId?: Id }[] }[];
     })
   | (Base & {
       type: 'CancelOrders';

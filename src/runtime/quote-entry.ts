@@ -70,8 +70,12 @@ export function amendCommand(accountId: Id, orderId: Id, b: AmendRequest): Amend
   };
 }
 
-/** The MassQuote command for a request (a fresh order id per quoted level), or the edge's rejection. */
-export function quoteCommand(accountId: Id, b: QuoteRequest, newId: () => Id): QuoteCommand {
+/**
+ * The MassQuote command for a request, or the edge's rejection. One fresh id, `idBase`, names every
+ * order the command may rest: the engine derives a level's id from it only when the level rests a
+ * new order (docs/exchange.md "Mass quotes"), where most levels keep, shrink or re-queue one.
+ */
+export function quoteCommand(accountId: Id, b: QuoteRequest, idBase: Id): QuoteCommand {
   // Loops rather than sets and closures: at most 2 outcomes of at most MAX_QUOTE_LEVELS levels, so
   // a scan of the ones before is cheaper than a Set per request.
   const quotes: QuoteCommand['quotes'] = [];
@@ -92,11 +96,18 @@ export function quoteCommand(accountId: Id, b: QuoteRequest, newId: () => Id): Q
           throw new ApiError('VALIDATION_FAILED', `body/quotes/${i}/levels/${j}: price listed twice`);
       if (!(Number.isSafeInteger(l.qty) && l.qty >= 0))
         throw new ApiError('INVALID_QTY', `body/quotes/${i}/levels/${j}: qty must be an integer ≥ 0`);
-      levels.push({ price, qty: l.qty, orderId: newId() });
+      levels.push({ price, qty: l.qty });
     }
     quotes.push({ outcomeId, levels });
   }
-  return { type: 'MassQuote', accountId, marketId: b.marketId.toLowerCase(), currency: b.currency, quotes };
+  return {
+    type: 'MassQuote',
+    accountId,
+    marketId: b.marketId.toLowerCase(),
+    currency: b.currency,
+    idBase,
+    quotes,
+  };
 }
 
 /** The amended order as the command left it (after any matching), from its own events. */
@@ -152,7 +163,7 @@ export class QuoteEntry {
 
   /** Replaces the account's quotes on the listed outcomes, all or nothing; the resulting set. `seqs` as for amend. */
   async massQuote(accountId: Id, request: QuoteRequest, seqs?: number[]): Promise<QuoteSet> {
-    const cmd = quoteCommand(accountId, request, () => this.port.newId());
+    const cmd = quoteCommand(accountId, request, this.port.newId());
     const result = await this.port.submit(cmd, seqs);
     if (!result.ok) throw this.rejectionError(result);
     for (const e of result.events) {

@@ -205,6 +205,7 @@ function* stream(): Generator<Command> {
     return { type: 'ParlayCancel', ts, requestId: recent.id, accountId: recent.acct };
   };
   let n = 0;
+  let quoteCount = 0;
   let emitted = 1 + 3 * ACCOUNTS + 12 + 4 * 4;
   while (emitted < N) {
     ts += 1 + Math.floor(r() * 40);
@@ -235,19 +236,37 @@ function* stream(): Generator<Command> {
         const currency: Currency = r() < 0.8 ? 'CASH' : 'COIN';
         const unit = currency === 'CASH' ? 100 : 1;
         const m = Math.floor(r() * 2);
+        // Every other mass quote names its new orders by one idBase (the edge's form), the others
+        // by an id per level (older journals' form); the draws, and the numbers later ids take
+        // from n, are the same either way.
+        const base = quoteCount++ % 2 === 1 ? `qb${n}-00` : undefined;
         const quotes = (r() < 0.6 ? [0, 1] : [Math.floor(r() * 2)]).map((side) => ({
           outcomeId: `e${ev.e}-m${m}-${side}`,
           levels: Array.from({ length: Math.floor(r() * 6) }, (_, k) => {
-            const id = `q${n++}`;
+            const own = `q${n++}`;
+            const id =
+              base === undefined
+                ? own
+                : `${base.slice(0, -2)}${(side * 10 + k).toString(16).padStart(2, '0')}`;
             placed.push({ id, acct, e: ev.e });
             return {
               price: TICKS[120 + side * 5 + k * 2 + Math.floor(r() * 2)] as number,
               qty: r() < 0.1 ? 0 : unit * (1 + Math.floor(r() * 30)),
-              orderId: id,
+              ...(base === undefined ? { orderId: id } : {}),
             };
           }),
         }));
-        batch = [{ type: 'MassQuote', ts, accountId: acct, marketId: `e${ev.e}-m${m}`, currency, quotes }];
+        batch = [
+          {
+            type: 'MassQuote',
+            ts,
+            accountId: acct,
+            marketId: `e${ev.e}-m${m}`,
+            currency,
+            ...(base === undefined ? {} : { idBase: base }),
+            quotes,
+          },
+        ];
       }
     } else if (x < 0.7) {
       // a bid near the middle of the table, mostly on an event open for trading
@@ -478,16 +497,18 @@ function* stream(): Generator<Command> {
 
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
  * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
- * reprice, market-maker protection, parlay settlement in chunks, and the placed terms of amended
- * and repriced keyed orders (their snapshot section moves the hashes, not the results digest), and
- * the idempotency window (ExpireClientOrderIds: keys freed for reuse change results). */
+ * reprice, market-maker protection, parlay settlement in chunks, the placed terms of amended
+ * and repriced keyed orders (their snapshot section moves the hashes, not the results digest),
+ * mass quotes naming their new orders by one idBase (every other one: the same results, other
+ * order ids), and the idempotency window (ExpireClientOrderIds: keys freed for reuse change
+ * results). */
 const PINNED = {
   commands: 300_000,
   accepted: 180_618,
-  hashAt100k: 'a67580572fc278acd574ff7a1a8de20a7ec27709ac9d9db35720309e364e4fb2',
-  hashAt200k: '10134b5150062d948867ec494dd8b1c474ff607056202babe6a4541c242f355b',
-  finalHash: 'bdacfcadbd6996824c5d08b2b675f5823de841d6fd1cc8980b3b26e447edde3b',
-  resultsDigest: 'b186722bf7dc98c5e9c75b51e03d17c820e6fb44c60af60b553cd46940c1a4a8',
+  hashAt100k: '207efc1c61315e9e1fcab7ed604b2aa796160ce5fa9e077d3f871135b22d4289',
+  hashAt200k: 'a848b9c9b41ee8869bfa942c167928daaba0fa95fe3280ca6d89c094477e19d1',
+  finalHash: '5b7407de0f5fcb4a1c8b65e5472ad3f2ab10344433688979994875ec802bb43c',
+  resultsDigest: 'a9fa393e342b47b4d64e665297791893106b8424fd38c0d98a2d18e3ca43c5f2',
 };
 
 describe('fixed 300k-command stream', () => {

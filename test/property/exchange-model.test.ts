@@ -317,21 +317,40 @@ class Model {
     const refused = this.tradingRefusal(m, c.ts);
     if (refused) return refused;
     const sides: number[] = c.quotes.map((q) => (q.outcomeId === `${c.marketId}-a` ? 0 : 1));
-    const want: { price: number; qty: number; orderId: string }[][] = [[], []];
+    // Each level's id: its own (the per-level form), or with idBase the base with its last byte
+    // XOR the level's slot (outcome index × 10 + its index in the list), used only by a new order.
+    const want: { price: number; qty: number; id: string }[][] = [[], []];
     c.quotes.forEach((q, k) => {
-      want[sides[k]!] = q.levels;
+      const side = sides[k]!;
+      want[side] = q.levels.map((l, j) => ({
+        price: l.price,
+        qty: l.qty,
+        id:
+          c.idBase === undefined
+            ? l.orderId!
+            : `${c.idBase.slice(0, -2)}${(Number.parseInt(c.idBase.slice(-2), 16) ^ (side * 10 + j)).toString(16).padStart(2, '0')}`,
+      }));
     });
     for (const q of c.quotes) {
       if (q.levels.length > 10) return 'VALIDATION_FAILED';
       for (const l of q.levels) {
         if (!isTick(l.price)) return 'INVALID_PRICE';
-        if (l.qty > 0 && this.orders.some((x) => x.id === l.orderId)) return 'ALREADY_EXISTS';
+        if (c.idBase === undefined && l.qty > 0 && this.orders.some((x) => x.id === l.orderId))
+          return 'ALREADY_EXISTS';
       }
     }
     const mine = (side: number) =>
       this.orders
         .filter((x) => x.acct === c.accountId && x.m === m && x.cur === ci && x.side === side)
         .sort((x, y) => x.seqNo - y.seqNo);
+    if (c.idBase !== undefined) {
+      for (const side of sides) {
+        for (const l of want[side]!) {
+          const isNew = l.qty > 0 && !mine(side).some((x) => x.tick === l.price);
+          if (isNew && this.orders.some((x) => x.id === l.id)) return 'ALREADY_EXISTS';
+        }
+      }
+    }
     const top = [0, 1].map((side) =>
       sides.includes(side)
         ? Math.max(-1, ...want[side]!.filter((l) => l.qty > 0).map((l) => l.price))
@@ -387,7 +406,7 @@ class Model {
         } else {
           reserve(l.price, l.qty);
           this.orders.push({
-            id: l.orderId,
+            id: l.id,
             acct: c.accountId,
             m,
             side,
@@ -694,6 +713,9 @@ const massQuote = fc
     sides: fc.constantFrom(['a'], ['b'], ['a', 'b'], ['b', 'a']),
     a0: levels,
     b0: levels,
+    // ids per level (older journals), one base per command (the edge), or one base for every
+    // command (its derived ids clash with the orders an earlier command rested)
+    ids: fc.constantFrom('levels', 'base', 'fixed'),
   })
   .map((r) =>
     named(`massQuote ${JSON.stringify(r)}`, (i) => ({
@@ -702,12 +724,13 @@ const massQuote = fc
       accountId: r.a,
       marketId: r.m,
       currency: r.c,
+      ...(r.ids === 'levels' ? {} : { idBase: r.ids === 'base' ? `o${i}-b0` : 'fixed-00' }),
       quotes: r.sides.map((sd) => ({
         outcomeId: `${r.m}-${sd}`,
         levels: (sd === 'a' ? r.a0 : r.b0).map((l, k) => ({
           price: l.p,
           qty: l.q,
-          orderId: `o${i}-${sd === 'a' ? k : k + 4}`,
+          ...(r.ids === 'levels' ? { orderId: `o${i}-${sd === 'a' ? k : k + 4}` } : {}),
         })),
       })),
     })),

@@ -18,7 +18,7 @@ import {
   PLACE_CODES,
   placedWire,
   quoteCodes,
-  quoteSetWire,
+  quoteSetJson,
   scopeParams,
 } from '../order-requests.ts';
 import type { ParlayQuoteEntry, QuoteRequest as ParlayQuoteRequest } from '../parlay-quote-entry.ts';
@@ -31,6 +31,11 @@ import { placeBodySchema } from '../schemas/trading.ts';
 /** What a handler answers: the REST result object and the seq of the command it was. */
 export interface Answer {
   result: unknown;
+  /**
+   * The result's JSON text when the handler wrote it directly (the REST route's bytes, as for a mass
+   * quote's set); sent in place of JSON.stringify(result).
+   */
+  json?: string;
   /** Journal seq of the request's command (the last one for a batch); null when none was journaled. */
   seq: number | null;
   /** A placement answered from an earlier one under the same clientOrderId (REST: a header). */
@@ -185,7 +190,8 @@ const massQuote: MessageType = {
   async run(ctx, data: QuoteRequest) {
     const seqs = [0];
     const set = await ctx.quotes.massQuote(ctx.accountId, data, seqs);
-    return { result: quoteSetWire(set), seq: seqs[0] || null };
+    // The REST route's text: up to twenty orders, cheaper written than built and stringified.
+    return { result: undefined, json: quoteSetJson(set), seq: seqs[0] || null };
   },
 };
 
