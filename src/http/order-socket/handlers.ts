@@ -16,6 +16,7 @@ import {
   batchBody,
   cancelBatchBody,
   PLACE_CODES,
+  placedJson,
   placedWire,
   quoteCodes,
   quoteSetWire,
@@ -30,7 +31,10 @@ import { placeBodySchema } from '../schemas/trading.ts';
 
 /** What a handler answers: the REST result object and the seq of the command it was. */
 export interface Answer {
-  result: unknown;
+  /** The result object (unset when `json` is given). */
+  result?: unknown;
+  /** The result's JSON text, written directly instead of the object (a placement). */
+  json?: string;
   /** Journal seq of the request's command (the last one for a batch); null when none was journaled. */
   seq: number | null;
   /** A placement answered from an earlier one under the same clientOrderId (REST: a header). */
@@ -78,7 +82,7 @@ const place: MessageType = {
   run(ctx, data: PlaceRequest) {
     return ctx.entry
       .place(ctx.accountId, data)
-      .then((p) => ({ result: placedWire(p), seq: p.seq, replayed: p.replayed }));
+      .then((p) => ({ json: placedJson(p), seq: p.seq, replayed: p.replayed }));
   },
 };
 

@@ -175,7 +175,7 @@ export class TradeSession {
         // The ResultFrame's keys in order, written around the result's JSON (no frame object per
         // answer): the type is a known message type, the id a string or a safe integer.
         this.send(
-          `{"type":"${env.type}","id":${typeof env.id === 'number' ? env.id : JSON.stringify(env.id)},"seq":${answer.seq},"result":${JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
+          `{"type":"${env.type}","id":${typeof env.id === 'number' ? env.id : JSON.stringify(env.id)},"seq":${answer.seq},"result":${answer.json ?? JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
         );
         this.freed();
       },
