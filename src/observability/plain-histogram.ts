@@ -7,10 +7,12 @@
 
 import type { Registry } from 'prom-client';
 
+/** One line's value as prom-client's Histogram.get() gives it (getMetricsAsJSON shows the same). */
 interface Sample {
   value: number;
-  labels: Record<string, string | number>;
   metricName: string;
+  exemplar: null | undefined;
+  labels: Record<string, string | number>;
 }
 
 export class PlainHistogram {
@@ -20,6 +22,8 @@ export class PlainHistogram {
   private counts: Float64Array;
   private sum = 0;
   private count = 0;
+  /** Whether the series exists: as prom-client's, from the start, and after a reset from the next value. */
+  private series = true;
 
   constructor(
     readonly name: string,
@@ -40,20 +44,23 @@ export class PlainHistogram {
     this.counts[b]!++;
     this.sum += v;
     this.count++;
+    this.series = true;
   }
 
   /** The metric as prom-client's registry formats it: cumulative buckets, +Inf, sum, count. */
   async get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: string }> {
     const bucket = `${this.name}_bucket`;
     const values: Sample[] = [];
+    if (!this.series)
+      return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
     let cum = 0;
     for (let b = 0; b < this.buckets.length; b++) {
       cum += this.counts[b]!;
-      values.push({ value: cum, labels: { le: this.buckets[b]! }, metricName: bucket });
+      values.push({ value: cum, metricName: bucket, exemplar: null, labels: { le: this.buckets[b]! } });
     }
-    values.push({ value: this.count, labels: { le: '+Inf' }, metricName: bucket });
-    values.push({ value: this.sum, labels: {}, metricName: `${this.name}_sum` });
-    values.push({ value: this.count, labels: {}, metricName: `${this.name}_count` });
+    values.push({ value: this.count, metricName: bucket, exemplar: null, labels: { le: '+Inf' } });
+    values.push({ value: this.sum, metricName: `${this.name}_sum`, exemplar: undefined, labels: {} });
+    values.push({ value: this.count, metricName: `${this.name}_count`, exemplar: undefined, labels: {} });
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
@@ -61,5 +68,6 @@ export class PlainHistogram {
     this.counts = new Float64Array(this.buckets.length + 1);
     this.sum = 0;
     this.count = 0;
+    this.series = false;
   }
 }
