@@ -10,20 +10,39 @@
 // recorded as the server records them) and, with `--mix <file>`, exchange-core's mix as
 // `bench:engine-mix -- --before <checkout> --ab-only --stream-file <file>` wrote it.
 //
-//   node --import tsx bench/engine-alloc.ts --before <checkout> [--mix <stream.json>] [--n 300000]
+//   node --import tsx bench/engine-alloc.ts --before <checkout> [--mix <stream.json>] [--n 300000] [--per-ms k]
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { Exchange } from '../src/exchange/exchange.ts';
 import type { Command } from '../src/exchange/types.ts';
 import { CHUNK, Stream, setupCommands } from './engine.ts';
 import { arg, numArg, requiredArg } from './lib/args.ts';
 
 const N = numArg('n', 300_000);
+/**
+ * `--per-ms k`: stamp k consecutive commands with the same time, as the sequencer does at k
+ * commands per millisecond (Date.now() at 1M commands/s: k = 1,000). The streams give each command
+ * (or operation) a millisecond of its own, so every command's records hold a time no command before
+ * it held; with k > 1, what the engine shares between commands of one millisecond shows.
+ */
+const PER_MS = numArg('per-ms', 0);
 const here = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Bytes of the heap's objects: every space but the code spaces. Functions optimized (or optimized
+ * again after a deoptimization) inside the window put their code there, which is no allocation of
+ * the commands: counted, it moved a row by ±10–20 bytes per command from run to run.
+ */
+function objectBytes(): number {
+  let n = 0;
+  for (const sp of getHeapSpaceStatistics()) if (!sp.space_name.startsWith('code')) n += sp.space_used_size;
+  return n;
+}
 
 /** The child: one engine, one stream, one mode; prints { bytes, gcs, events } as JSON. */
 async function child(dir: string, stream: string, events: boolean): Promise<void> {
@@ -51,6 +70,10 @@ async function child(dir: string, stream: string, events: boolean): Promise<void
     for (const c of warm) x.apply(c);
     for (const op of ops) for (const c of op) cmds.push(c);
   }
+  if (PER_MS > 0) {
+    const t0 = cmds[0]?.ts ?? 0;
+    for (let i = 0; i < cmds.length; i++) cmds[i]!.ts = t0 + Math.floor(i / PER_MS);
+  }
   let gcs = 0;
   const obs = new PerformanceObserver((l) => {
     gcs += l.getEntries().length;
@@ -72,9 +95,9 @@ async function child(dir: string, stream: string, events: boolean): Promise<void
   gc();
   await new Promise((r) => setTimeout(r, 50));
   gcs = 0;
-  const before = process.memoryUsage().heapUsed;
+  const before = objectBytes();
   run(half, cmds.length);
-  const after = process.memoryUsage().heapUsed;
+  const after = objectBytes();
   await new Promise((r) => setTimeout(r, 10));
   obs.disconnect();
   console.log(JSON.stringify({ bytes: (after - before) / (cmds.length - half), gcs, events: seen }));
@@ -102,6 +125,8 @@ function measure(
       String(events),
       '--n',
       String(N),
+      '--per-ms',
+      String(PER_MS),
     ],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );

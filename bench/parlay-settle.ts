@@ -23,13 +23,21 @@
 //
 //   node --import tsx --expose-gc bench/parlay-settle.ts [--parlays 100000] [--runs 3]
 //     [--server-runs 3] [--chunk 500] [--server-chunk 500] [--window-ms 3000]
-//     [--trace]
+//     [--trace] [--cpu-prof DIR] [--ab CHECKOUT [--pairs 2] [--ab-branch DIR]]
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
 //   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
 //   event-loop gaps over 30 ms and GC pauses of both windows.
+//   --ab CHECKOUT [--pairs 2] [--ab-branch DIR]: runs the same command (less these options) as
+//   fresh processes from this checkout (or --ab-branch) and from CHECKOUT (its own bench file and
+//   src/), interleaved, the side that goes first alternating by pair, and compares them
+//   (bench/lib/settle-ab.ts).
+//   --cpu-prof writes a V8 CPU profile of the server's main thread (this process) from the
+//   SettleMarket's submit to the last chunk's apply, one file per server round, into DIR.
 
 import { fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Exchange } from '../src/exchange/exchange.ts';
@@ -37,8 +45,9 @@ import type { Command, CommandInput, CommandResult, Currency, MarketSpec } from 
 import type { RunningServer } from '../src/main.ts';
 import { PARLAY_SETTLE_CHUNK } from '../src/runtime/scheduler.ts';
 import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers/server.ts';
-import { numArg } from './lib/args.ts';
+import { arg, numArg } from './lib/args.ts';
 import { schedstat, startGapTrace } from './lib/gap-trace.ts';
+import { settleAb } from './lib/settle-ab.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -47,6 +56,7 @@ const CHUNK = numArg('chunk', PARLAY_SETTLE_CHUNK);
 const SERVER_CHUNK = numArg('server-chunk', PARLAY_SETTLE_CHUNK);
 const WINDOW_MS = numArg('window-ms', 3_000);
 const TRACE = process.argv.includes('--trace');
+const PROF_DIR = arg('cpu-prof');
 const T0 = 1_700_000_000_000;
 const ACCOUNTS = 1_000;
 const load = () => loadavg()[0]!.toFixed(1);
@@ -436,10 +446,25 @@ async function serverPart(): Promise<void> {
       applies = [];
       const seq0 = rt.sequencer.appliedSeq;
       const st0 = schedstat() ?? [Number.NaN, Number.NaN];
+      const prof = PROF_DIR === undefined ? undefined : new Session();
+      if (prof !== undefined) {
+        prof.connect();
+        await prof.post('Profiler.enable');
+        await prof.post('Profiler.setSamplingInterval', { interval: 200 });
+        await prof.post('Profiler.start');
+      }
       const t0 = performance.now();
       const done = rt.submit({ type: 'SettleMarket', marketId: m1, result: uuid(`${m1}-b`) });
       while (rt.reader().parlaySettlementsDue().length > 0) await new Promise((r) => setImmediate(r));
       const appliedMs = performance.now() - t0;
+      if (prof !== undefined && PROF_DIR !== undefined) {
+        const { profile } = await prof.post('Profiler.stop');
+        prof.disconnect();
+        mkdirSync(PROF_DIR, { recursive: true });
+        const file = `${PROF_DIR}/settle-${process.pid}-${round}.cpuprofile`;
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`CPU profile of the main thread, SettleMarket submitted → no parlay due: ${file}`);
+      }
       const st1 = schedstat() ?? [Number.NaN, Number.NaN];
       const open = rt.reader().parlays(accounts[0]!, { status: 'OPEN' }).length;
       if (open !== 0) throw new Error(`${open} parlays left open after the settlement`);
@@ -525,6 +550,15 @@ async function serverPart(): Promise<void> {
   await place.destroy();
 }
 
-console.log(`parlay settle: ${N} parlays; load ${load()}`);
-if (RUNS > 0) enginePart();
-if (SERVER_RUNS > 0) await serverPart();
+const AB = arg('ab');
+if (AB !== undefined) {
+  // the child processes get the same options, less the A/B's own
+  const own = new Set(['--ab', '--pairs', '--ab-branch']);
+  const args = process.argv.slice(2).filter((a, i, all) => !own.has(a) && !own.has(all[i - 1] ?? ''));
+  const branch = arg('ab-branch') ?? new URL('..', import.meta.url).pathname;
+  await settleAb(branch, AB, numArg('pairs', 2), args, N);
+} else {
+  console.log(`parlay settle: ${N} parlays; load ${load()}`);
+  if (RUNS > 0) enginePart();
+  if (SERVER_RUNS > 0) await serverPart();
+}

@@ -66,6 +66,7 @@ export interface Config {
   parlayHouseBankroll: number;
   parlayHouseGameExposure: number;
   parlaySettleChunk: number; // PARLAY_SETTLE_CHUNK in src/runtime/scheduler.ts
+  clientOrderIdWindowMs: number; // ms a clientOrderId is kept (docs/exchange.md "Idempotency window"); 0: for good
   /** Failed client authentications allowed per client_id or address per minute. */
   authFailureLimit: number;
   /** Largest request body accepted, bytes. */
@@ -300,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
   );
   const legacyAuthPort = optStr(env, 'LEGACY_AUTH_PORT');
   const demo = bool(env, 'TICKBOOK_DEMO', databaseUrl === undefined);
+  const embeddedRetention = databaseUrl === undefined ? 60 : 0; // RETENTION_INTERVAL_SECONDS
   const config: Config = {
     port,
     host: host(str(env, 'HOST', '127.0.0.1')),
@@ -338,6 +340,7 @@ export function loadConfig(env: Env = process.env): Config {
     parlayHouseBankroll: num(env, 'PARLAY_HOUSE_BANKROLL', 100_000, 0, 1_000_000_000),
     parlayHouseGameExposure: num(env, 'PARLAY_HOUSE_GAME_EXPOSURE', 10_000, 0, 1_000_000_000),
     parlaySettleChunk: int(env, 'PARLAY_SETTLE_CHUNK', 500, 1, 1_000_000),
+    clientOrderIdWindowMs: int(env, 'CLIENT_ORDER_ID_WINDOW_HOURS', 24, 0, 24 * 365) * 3_600_000,
     authFailureLimit: int(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     bodyLimit: int(env, 'BODY_LIMIT', 1_048_576, 1024, 64 * 1_048_576),
     legacyTokenAudiences: audienceList(env, 'LEGACY_TOKEN_AUDIENCES', publicBaseUrl),
@@ -366,13 +369,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminCredentialsFile: adminCredentialsFile(str(env, 'DATA_DIR', './data'), databaseUrl),
     // The embedded store has no autovacuum or checkpointer, so retention runs by default there;
     // journal and history pruning default on only for the demo (docs/disk-use.md).
-    retentionIntervalSeconds: int(
-      env,
-      'RETENTION_INTERVAL_SECONDS',
-      databaseUrl === undefined ? 60 : 0,
-      0,
-      86_400,
-    ),
+    retentionIntervalSeconds: int(env, 'RETENTION_INTERVAL_SECONDS', embeddedRetention, 0, 86_400),
     journalRetention: oneOf(env, 'JOURNAL_RETENTION', demo ? 'snapshot' : 'all', ['all', 'snapshot']),
     canceledOrderRetentionSeconds: int(
       env,

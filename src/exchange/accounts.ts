@@ -32,6 +32,7 @@ export function newAccount(s: ExchangeState, id: Id): Account {
     tail: NIL,
     positions: new Map(),
     clientOrders: new Map(),
+    olderClientOrders: null,
   };
   if ((a.idx + 1) * WALLET_SLOTS > s.wallets.length) {
     const grown = new Float64Array(s.wallets.length * 2);

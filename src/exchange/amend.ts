@@ -10,6 +10,7 @@
 // move, which mass quotes share, keeps them.
 
 import { touchBook, touchWallet } from './change-tracking.ts';
+import { unmapClientOrder } from './client-order-ids.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
 import { placeOrder } from './matching.ts';
@@ -168,7 +169,7 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
     // state, without building a command and parsing the id again), keeping its handle.
     if (clientOrderId !== null) {
       // deleted and set again, as a new placement maps it: the map's order is the snapshot's
-      a.clientOrders.delete(clientOrderId);
+      unmapClientOrder(s, a, clientOrderId);
       a.clientOrders.set(clientOrderId, c.orderId);
     }
     move(s, h, a, bookIndex, TICK_INDEX[price]!, qty, filled + qty, c.ts);
@@ -179,7 +180,7 @@ export function amendOrder(s: ExchangeState, c: Cmd<'AmendOrder'>): CommandResul
   const createdAt = pool.f64[h * FW + F_CREATED_AT]!;
   const flags = pool.flags.size > 0 ? (pool.flags.get(h) ?? null) : null;
   liftOff(s, h);
-  if (clientOrderId !== null) a.clientOrders.delete(clientOrderId); // mapped again by placeOrder
+  if (clientOrderId !== null) unmapClientOrder(s, a, clientOrderId); // mapped again by placeOrder
   const evStart = s.ev.length;
   const r = placeOrder(s, {
     type: 'PlaceOrder',

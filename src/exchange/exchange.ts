@@ -21,6 +21,7 @@ import {
   setMarketStatus,
 } from './catalog-commands.ts';
 import { flushTouched } from './change-tracking.ts';
+import { clientOrderIdsDue, expireClientOrderIds } from './client-order-ids.ts';
 import { reject } from './command-checks.ts';
 import { clearLock, setFeeCoefficient, setLock } from './locks-and-fees.ts';
 import { massQuote } from './mass-quote.ts';
@@ -191,6 +192,9 @@ export class Exchange implements StateMachine<Command, CommandResult>, ExchangeR
   nextExpiry(): number | null {
     return q.nextExpiry(this.s);
   }
+  clientOrderIdsDue(now: number, windowMs: number): boolean {
+    return clientOrderIdsDue(this.s, now, windowMs);
+  }
   locks(): { system: TradingLock | null; events: TradingLock[] } {
     return q.locks(this.s);
   }
@@ -279,6 +283,8 @@ function dispatch(s: ExchangeState, c: Command): CommandResult {
       return massQuote(s, c);
     case 'Expire':
       return expire(s, c);
+    case 'ExpireClientOrderIds':
+      return expireClientOrderIds(s, c);
     case 'CreateLeague':
       return createLeague(s, c);
     case 'CreateTeam':

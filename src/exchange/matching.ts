@@ -3,6 +3,7 @@
 // unit on purpose: it is the hot path, and reads best as one piece (docs/bench-engine.md).
 
 import { touchBook, touchWallet } from './change-tracking.ts';
+import { hasClientOrder } from './client-order-ids.ts';
 import { isSafePos, isStr, reject } from './command-checks.ts';
 import { isLocked } from './locks-and-fees.ts';
 import { checkProtected, mmpCheckLimits, mmpRecordFills } from './mmp.ts';
@@ -116,7 +117,7 @@ export function placeOrder(s: ExchangeState, c: Cmd<'PlaceOrder'>): CommandResul
   if (clientOrderId !== null && (typeof clientOrderId !== 'string' || clientOrderId.length === 0)) {
     return reject('VALIDATION_FAILED', 'clientOrderId must be a non-empty string');
   }
-  if (clientOrderId !== null && a.clientOrders.has(clientOrderId)) return reject('DUPLICATE_CLIENT_ORDER_ID');
+  if (clientOrderId !== null && hasClientOrder(a, clientOrderId)) return reject('DUPLICATE_CLIENT_ORDER_ID');
   const stp = c.stp === undefined ? STP_CANCEL_BOTH : stpCode(c.stp);
   if (stp < 0) return reject('VALIDATION_FAILED', 'stp: CANCEL_BOTH, CANCEL_TAKER or CANCEL_MAKER');
   const reprice = c.reprice;

@@ -108,7 +108,14 @@ export function parlayWager(s: ExchangeState, c: Cmd<'ParlayWager'>): CommandRes
     collateral: m.collateral,
     fee: m.fee,
     clientOrderId: cid,
-    legs: r.legs.map((l) => ({ ...l, status: 'TBD' })),
+    // a literal with every field: a spread plus `status` put that field out of the object
+    legs: r.legs.map((l) => ({
+      outcomeId: l.outcomeId,
+      marketId: l.marketId,
+      eventId: l.eventId,
+      price: l.price,
+      status: 'TBD',
+    })),
     status: 'OPEN',
     takerPayout: null,
     makerPayout: null,

@@ -4,8 +4,8 @@
 // semantics"); an order shows them until an amend or a mass quote changes its price or originalQty
 // (amend.ts: `reduceInPlace`, `liftOff`, `move`), or a post-only reprice rests it at another price
 // than the request's (order-options.ts `mapClientOrder`). Only then are they recorded, once, here:
-// the common path keeps nothing. Lifetime: the account's clientOrderId map, which keeps a key for good (a closed order's
-// key still answers its placement), so an entry is never removed either.
+// the common path keeps nothing. Lifetime: the key's, which the idempotency window ages
+// (client-order-ids.ts): an entry is dropped with its key.
 //
 // Part of the state: replay records the same entries, a replica following the journal holds them,
 // and they have a snapshot section of their own, written only when some entry exists, so a state
@@ -61,6 +61,11 @@ export function keepPlacedTerms(s: ExchangeState, h: number): void {
     price,
     pool.f64[h * FW + F_ORIGINAL_QTY]!,
   );
+}
+
+/** Drops the terms recorded for this key, if any: the key itself has expired (client-order-ids.ts). */
+export function forgetPlacedTerms(s: ExchangeState, accountIndex: number, clientOrderId: string): void {
+  if (s.placedTerms.size > 0) s.placedTerms.delete(keyOf(accountIndex, clientOrderId));
 }
 
 /** The terms recorded for this key, or undefined: the order placed under it shows its own. */

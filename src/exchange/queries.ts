@@ -1,6 +1,7 @@
 // Reader queries (ExchangeReader, reader.ts): catalog lookups, books, resting orders, wallets, open
 // orders, positions, locks. Read-only; the HTTP read models and the pricer call these.
 
+import { clientOrderOf } from './client-order-ids.ts';
 import { F_QTY, F_SEQ_NO, FW, I_ANEXT, I_BOOK, I_NEXT, IW, NIL } from './order-pool.ts';
 import { boostView } from './parlay-boosts.ts';
 import { nextParlayExpiry } from './parlay-requests.ts';
@@ -180,7 +181,7 @@ export function orderIdForClientOrderId(
   clientOrderId: string,
 ): Id | undefined {
   const accountIndex = s.accountIdx.get(accountId);
-  return accountIndex === undefined ? undefined : s.accounts[accountIndex]!.clientOrders.get(clientOrderId);
+  return accountIndex === undefined ? undefined : clientOrderOf(s.accounts[accountIndex]!, clientOrderId);
 }
 
 /**

@@ -74,6 +74,8 @@ export interface ExchangeReader {
 
   /** Earliest GTT expiry among resting orders, or null: when the scheduler must send `Expire`. */
   nextExpiry(): number | null;
+  /** Whether ExpireClientOrderIds with this window has work at `now` (docs/exchange.md "Idempotency window"). */
+  clientOrderIdsDue(now: number, windowMs: number): boolean;
 
   /** Active locks (expired ones are removed by the Expire command). */
   locks(): { system: TradingLock | null; events: TradingLock[] };

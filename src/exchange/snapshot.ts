@@ -3,6 +3,11 @@
 
 import { createHash } from 'node:crypto';
 import { newAccount } from './accounts.ts';
+import {
+  CLIENT_ORDER_IDS_SECTION,
+  readClientOrderIds,
+  writeClientOrderIds,
+} from './client-order-ids-snapshot.ts';
 import { BinReader, BinWriter } from './codec.ts';
 import { IdIndex } from './id-index.ts';
 import { MMP_SECTION, readMmp, writeMmp } from './mmp-snapshot.ts';
@@ -143,6 +148,7 @@ export function* snapshotSlices(
   }
   writeMmp(s, w);
   yield* writePlacedTerms(s, w, sliceWork);
+  writeClientOrderIds(s, w);
   // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
   // without parlays keeps its bytes, and so its hash, from before parlays existed.
   if (!s.parlay.empty) writeParlays(w, s.parlay);
@@ -322,6 +328,7 @@ export function restore(bytes: Uint8Array, emitEvents: boolean, recordHandles: b
     r.off = at;
     if (tag === MMP_SECTION) readMmp(fresh, r);
     else if (tag === PLACED_TERMS_SECTION) readPlacedTerms(fresh, r);
+    else if (tag === CLIENT_ORDER_IDS_SECTION) readClientOrderIds(fresh, r);
     else if (tag === PARLAY_MAGIC || tag === PARLAY_BOOSTS_MAGIC) readParlays(r, fresh);
     else throw new Error('snapshot: unknown section');
   }

@@ -119,7 +119,10 @@ export interface Account {
   head: number;
   tail: number;
   positions: Map<number, Pos>;
+  /** The current generation of the account's idempotency keys → order (client-order-ids.ts). */
   clientOrders: Map<string, Id>;
+  /** The older generation, null while empty: expired in chunks by ExpireClientOrderIds. */
+  olderClientOrders: Map<string, Id> | null;
 }
 
 export class ExchangeState {
@@ -171,6 +174,11 @@ export class ExchangeState {
   /** `${accountIndex}\0${clientOrderId}` → the terms it was placed with, for amended or repriced
    * keyed orders only (placed-terms.ts). */
   placedTerms = new Map<string, PlacedEntry>();
+  /** The idempotency window (client-order-ids.ts): when the current generation of keys began (-1:
+   * none yet), the keys of the older generations, and the account its sweep resumes at. */
+  keysSince = -1;
+  olderKeys = 0;
+  keysCursor = 0;
 
   // ------------------------------------------------------------------ parlays (parlay-state.ts)
   parlay = new ParlayState();

@@ -263,6 +263,8 @@ export type Command =
     })
   /** Cancels every GTT order whose expiresAt <= ts, and expires locks. Issued by the scheduler. */
   | (Base & { type: 'Expire' })
+  /** Ages the idempotency keys (clientOrderIds) by the window; issued by the scheduler (docs/exchange.md "Idempotency window"). */
+  | (Base & { type: 'ExpireClientOrderIds'; windowMs: number; max: number })
   | (Base & { type: 'SetLock'; lock: TradingLock })
   | (Base & { type: 'ClearLock'; lockId: Id })
   | (Base & { type: 'SetFeeCoefficient'; coefficient: number })

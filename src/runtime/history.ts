@@ -14,7 +14,7 @@ import type {
   LedgerTransaction,
   MarketTrades,
 } from './exchange-port.ts';
-import { type LedgerRowDraft, ledgerRows, wireKind } from './ledger-kinds.ts';
+import { eachLedgerRow, type LedgerRowDraft, wireKind } from './ledger-kinds.ts';
 
 interface LedgerRow extends LedgerRowDraft {
   seq: number;
@@ -40,7 +40,10 @@ export class HistoryBatch {
   /** `ts`: the command's timestamp, for the ledger rows' createdAt. */
   add(seq: number, events: readonly DomainEvent[], ts?: number): void {
     let n = 0;
-    for (const row of ledgerRows(events, ts)) this.ledger.push({ ...row, seq, n: n++ });
+    const ledger = this.ledger;
+    eachLedgerRow(events, ts, (accountId, currency, kind, amount, createdAt, orderId, fillId, marketId) => {
+      ledger.push({ accountId, currency, kind, amount, createdAt, orderId, fillId, marketId, seq, n: n++ });
+    });
     for (const e of events) {
       switch (e.kind) {
         // OrderPlaced carries the taker's state after its own matching (OrderAmended too: an

@@ -68,11 +68,36 @@ export interface LedgerRowDraft {
   marketId: Id | null;
 }
 
+/** Receives one ledger row's fields (ledgerRows builds the row object, the projector its own). */
+type RowSink = (
+  accountId: Id,
+  currency: Currency,
+  kind: LedgerKind,
+  amount: number,
+  createdAt: number | null,
+  orderId: Id | null,
+  fillId: string | null,
+  marketId: Id | null,
+) => void;
+
 /**
  * The ledger rows of one accepted command, in event order. `ts` is the command's timestamp (the
  * time the sequencer stamped); without it, the fills' time stands in and otherwise null.
  */
 export function ledgerRows(events: readonly DomainEvent[], ts: number | undefined): LedgerRowDraft[] {
+  const out: LedgerRowDraft[] = [];
+  eachLedgerRow(events, ts, (accountId, currency, kind, amount, createdAt, orderId, fillId, marketId) => {
+    out.push({ accountId, currency, kind, amount, createdAt, orderId, fillId, marketId });
+  });
+  return out;
+}
+
+/**
+ * The same rows, each handed to `row` field by field, so a caller that stores them with fields of
+ * its own (the projector's seq and n) builds one object per row instead of a draft and its copy: a
+ * market settlement that many parlays share makes one or two rows per parlay.
+ */
+export function eachLedgerRow(events: readonly DomainEvent[], ts: number | undefined, row: RowSink): void {
   // Liveness is not on the fill itself: a taker fill in a live market carries the live fee
   // coefficient, and every fill of one command happens in the same market at the same moment.
   let live = false;
@@ -85,38 +110,35 @@ export function ledgerRows(events: readonly DomainEvent[], ts: number | undefine
     if (e.fill.isTaker && e.fill.feeCoefficient > 0) live = true;
   }
   const at = ts ?? fillTs ?? null;
-  const out: LedgerRowDraft[] = [];
   for (const e of events) {
     if (e.kind === 'OrderFilled') {
       const f = e.fill;
       if (f.isWash) continue; // self-trade prevention moves no money (docs/exchange.md "Books and matching")
       const role = f.isTaker ? 'TAKER' : 'MAKER';
-      out.push({
-        accountId: f.accountId,
-        currency: f.currency,
-        kind: `FILL_STRAIGHT_${role}_${live ? 'LIVE_' : ''}FUNDS` as LedgerKind,
-        amount: -bidCost(f.price, f.qty, f.currency),
-        createdAt: at ?? f.ts,
-        orderId: f.orderId,
-        fillId: f.id,
-        marketId: f.marketId,
-      });
+      row(
+        f.accountId,
+        f.currency,
+        `FILL_STRAIGHT_${role}_${live ? 'LIVE_' : ''}FUNDS` as LedgerKind,
+        -bidCost(f.price, f.qty, f.currency),
+        at ?? f.ts,
+        f.orderId,
+        f.id,
+        f.marketId,
+      );
     } else if (e.kind === 'LedgerEntry') {
-      const kind = ENGINE_KIND[e.entryKind];
       const parlayKind = e.entryKind.includes('PARLAY');
       const byMarket = e.entryKind === 'NET' || e.entryKind === 'SETTLEMENT' || e.entryKind === 'REFUND';
-      out.push({
-        accountId: e.accountId,
-        currency: e.currency,
-        kind,
-        amount: e.amount,
-        createdAt: at,
+      row(
+        e.accountId,
+        e.currency,
+        ENGINE_KIND[e.entryKind],
+        e.amount,
+        at,
         // a parlay's rows carry its id where a straight fill's carry the order id
-        orderId: e.entryKind === 'FEE' || parlayKind ? e.ref : null,
-        fillId: null,
-        marketId: byMarket ? e.ref : e.entryKind === 'FEE' ? fillMarket : null,
-      });
+        e.entryKind === 'FEE' || parlayKind ? e.ref : null,
+        null,
+        byMarket ? e.ref : e.entryKind === 'FEE' ? fillMarket : null,
+      );
     }
   }
-  return out;
 }

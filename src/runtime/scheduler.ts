@@ -3,7 +3,8 @@
 // `Expire` command covers both), when configured OPEN_PREGAME → OPEN_INGAME at scheduledStart, and
 // the house's quotes on recent parlay requests it has not quoted (house-quote.ts: the house desk
 // quotes each request when it is applied; this pass retries what it could not), and the chunks of
-// a parlay settlement (SettleParlays, docs/parlays.md "Settlement in chunks"). (The demo market
+// a parlay settlement (SettleParlays, docs/parlays.md "Settlement in chunks"), and the ageing of
+// idempotency keys (ExpireClientOrderIds, docs/exchange.md "Idempotency window"). (The demo market
 // maker's own parlay quotes come from the demo driver, src/demo/driver.ts, a participant like any
 // other.)
 // The engine never reads a clock, so replaying the journal reproduces the same state.
@@ -29,7 +30,17 @@ export interface ScheduleOptions {
   parlayChunk?: number;
   /** The house quote's maker (house-quote.ts), when configured. */
   house?: HouseQuoteOptions | undefined;
+  /** How long a clientOrderId is kept (config CLIENT_ORDER_ID_WINDOW_HOURS), ms; absent or 0: for good. */
+  keyWindowMs?: number;
 }
+
+/**
+ * Idempotency keys one ExpireClientOrderIds walks while an older generation drains (docs/exchange.md
+ * "Idempotency window"): at 0.3–0.5 µs of CPU a key (bench/key-window.ts), a couple of milliseconds
+ * a command; at one a scheduler pass (250 ms), 20,000 keys a second, 72 million an hour, far more
+ * than a client places.
+ */
+export const KEY_SWEEP_CHUNK = 5_000;
 
 /** The options from config. With the living demo on, the demo drives its own games' lifecycle
  * (with delays and closes), so the scheduler does not move them live. */
@@ -38,6 +49,7 @@ export function scheduleOptions(config: Config): ScheduleOptions {
     autoGoLive: config.autoGoLive && !config.demoLive,
     parlayChunk: config.parlaySettleChunk,
     house: houseQuoteOptions(config),
+    keyWindowMs: config.clientOrderIdWindowMs,
   };
 }
 
@@ -60,6 +72,10 @@ export function dueCommands(
     if (l && l.expiresAt !== null && l.expiresAt <= now) expire = true;
   }
   if (expire) out.push({ type: 'Expire' });
+  const windowMs = opts.keyWindowMs ?? 0;
+  if (windowMs > 0 && reader.clientOrderIdsDue(now, windowMs)) {
+    out.push({ type: 'ExpireClientOrderIds', windowMs, max: KEY_SWEEP_CHUNK });
+  }
   if (opts.autoGoLive) {
     // eventsSorted() is ordered by scheduledStart: stop at the first event still in the future.
     for (const ev of reader.eventsSorted()) {

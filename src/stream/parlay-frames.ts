@@ -3,7 +3,14 @@
 // the private channel (a quote on the taker's request; a fill and each later change of a parlay to
 // both of its sides). Read from the events of one applied command.
 
-import type { Id, ParlayQuoteRecord, ParlayRecord, ParlayRequestRecord } from '../exchange/types.ts';
+import type {
+  Command,
+  DomainEvent,
+  Id,
+  ParlayQuoteRecord,
+  ParlayRecord,
+  ParlayRequestRecord,
+} from '../exchange/types.ts';
 import { moneyToUnits, ppmToProbability } from '../exchange/units.ts';
 import { parlayToWire } from '../wire/parlays.ts';
 import type { FrameInput } from './channel-types.ts';
@@ -88,25 +95,16 @@ const PARLAY_LEG_BYTES = 184;
 /** Bytes of a `parlayQuote` envelope's text (uuid ids, ISO times; measured). */
 const QUOTE_BYTES = 300;
 
-/**
- * One side's parlay envelope, deferred. A class rather than a closure: a settlement makes two per
- * parlay and the retention logs keep them, so each is one small object (no closure and context),
- * less for the young generation's collections to copy.
- */
-class DeferredParlayFrame implements DeferredFrame {
-  readonly bytes: number;
-  constructor(
-    private readonly event: 'parlayFill' | 'parlayUpdate',
-    private readonly p: ParlayRecord,
-    private readonly viewer: Id,
-    private readonly journalSeq: number,
-  ) {
-    this.bytes = PARLAY_BYTES + PARLAY_LEG_BYTES * p.legs.length;
-  }
+/** The retention charge of a parlay envelope not built yet (its text's bytes, estimated). */
+export const parlayFrameBytes = (p: ParlayRecord): number => PARLAY_BYTES + PARLAY_LEG_BYTES * p.legs.length;
 
-  make(): string {
-    return envelope(this.event, parlayToWire(this.p, this.viewer), { journalSeq: this.journalSeq });
-  }
+/**
+ * One side's parlay envelope: `parlayFill` in the wager that made the parlay, `parlayUpdate` in any
+ * later command (a leg settled; the parlay settled). Built when first read (private-frames.ts).
+ */
+export function parlayFrame(cmd: Command, p: ParlayRecord, viewer: Id, journalSeq: number): string {
+  const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';
+  return envelope(event, parlayToWire(p, viewer), { journalSeq });
 }
 
 /**
@@ -114,12 +112,15 @@ class DeferredParlayFrame implements DeferredFrame {
  * to the requester when a maker quotes; `parlayFill` to the taker and the maker of a wager's fill;
  * `parlayUpdate` to both when a later command changes the parlay (a leg settled; the parlay settled).
  * The fill and update envelopes are deferred: settling a market that many parlays share makes two
- * per parlay, most of them for accounts nobody is following. The parlay in the event never changes
- * (a copy, or a settled record), so building the envelope later gives the same text.
+ * per parlay, most of them for accounts nobody is following. What is pushed for them is the
+ * ParlayChanged event itself, to both sides' logs: the account whose log holds it is the viewer
+ * (parlayFrame builds it then), so a settled parlay adds no object of the stream's own to what
+ * the logs retain. The parlay in the event never changes (a copy, or a settled record), so
+ * building the envelope later gives the same text.
  */
 export function privateParlayFrames(
   { cmd, events, journalSeq }: FrameInput,
-  push: (accountId: Id, frame: string | DeferredFrame) => void,
+  push: (accountId: Id, frame: DeferredFrame | Extract<DomainEvent, { kind: 'ParlayChanged' }>) => void,
 ): void {
   for (const e of events) {
     if (e.kind === 'ParlayRequestChanged') {
@@ -133,11 +134,8 @@ export function privateParlayFrames(
           make: () => envelope('parlayQuote', quoteData(r, q), { journalSeq }),
         });
     } else if (e.kind === 'ParlayChanged') {
-      const p = e.parlay;
-      const event = cmd.type === 'ParlayWager' ? 'parlayFill' : 'parlayUpdate';
-      push(p.takerAccountId, new DeferredParlayFrame(event, p, p.takerAccountId, journalSeq));
-      if (p.makerAccountId !== p.takerAccountId)
-        push(p.makerAccountId, new DeferredParlayFrame(event, p, p.makerAccountId, journalSeq));
+      push(e.parlay.takerAccountId, e);
+      if (e.parlay.makerAccountId !== e.parlay.takerAccountId) push(e.parlay.makerAccountId, e);
     }
   }
 }

@@ -6,14 +6,15 @@
 // (lazy-frames.ts), from the command's own events, which never change (quotes and boost claims are
 // built at once).
 
-import type { DomainEvent, Id } from '../exchange/types.ts';
+import type { Command, DomainEvent, Id } from '../exchange/types.ts';
 import { privateBoostFrames } from './boost-frames.ts';
 import type { FrameInput } from './channel-types.ts';
 import { type Frames, LazyFrames } from './lazy-frames.ts';
 import { envelope, privateCancel, privateFill, privateMmp, privatePlace } from './messages.ts';
-import { type DeferredFrame, privateParlayFrames } from './parlay-frames.ts';
+import { type DeferredFrame, parlayFrame, parlayFrameBytes, privateParlayFrames } from './parlay-frames.ts';
 
-/** One account's item: an order event to serialize, a deferred parlay envelope, or a frame built already. */
+/** One account's item: an order or parlay event to serialize (a parlay's as the account sees it),
+ * a deferred envelope, or a frame built already. */
 type Item = DomainEvent | DeferredFrame | string;
 
 /** Bytes of a private envelope's text (uuid ids, ISO times), the retention charge until built. */
@@ -36,9 +37,10 @@ function ownerOf(e: DomainEvent): Id | undefined {
   }
 }
 
-function frameOf(e: Item, journalSeq: number): string {
+function frameOf(e: Item, cmd: Command, journalSeq: number, viewer: Id): string {
   if (typeof e === 'string') return e;
   if (!('kind' in e)) return e.make();
+  if (e.kind === 'ParlayChanged') return parlayFrame(cmd, e.parlay, viewer, journalSeq);
   // An amended order is announced as a placement of its new state (docs/stream.md).
   if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended')
     return envelope('place', privatePlace(e.order), { journalSeq });
@@ -57,14 +59,18 @@ class PrivateFrames extends LazyFrames {
   constructor(
     estimate: number,
     private list: readonly Item[],
+    private readonly cmd: Command,
     private readonly journalSeq: number,
+    /** The account whose log holds these frames (a parlay's envelope is written for its viewer). */
+    private readonly viewer: Id,
   ) {
     super(list.length, estimate);
   }
 
   protected override build(): string[] {
     const out: string[] = new Array(this.list.length);
-    for (let i = 0; i < out.length; i++) out[i] = frameOf(this.list[i]!, this.journalSeq);
+    for (let i = 0; i < out.length; i++)
+      out[i] = frameOf(this.list[i]!, this.cmd, this.journalSeq, this.viewer);
     return out;
   }
 
@@ -88,7 +94,7 @@ const push = (accountId: Id, item: Item): void => {
 };
 
 export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
-  const { events, journalSeq } = x;
+  const { cmd, events, journalSeq } = x;
   collecting = undefined;
   for (const e of events) {
     const owner = ownerOf(e);
@@ -105,8 +111,15 @@ export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
   for (const [account, list] of items) {
     let estimate = 0;
     for (const it of list)
-      estimate += typeof it === 'string' ? it.length : 'kind' in it ? ENVELOPE_BYTES : it.bytes;
-    out.set(account, new PrivateFrames(estimate, list, journalSeq));
+      estimate +=
+        typeof it === 'string'
+          ? it.length
+          : !('kind' in it)
+            ? it.bytes
+            : it.kind === 'ParlayChanged'
+              ? parlayFrameBytes(it.parlay)
+              : ENVELOPE_BYTES;
+    out.set(account, new PrivateFrames(estimate, list, cmd, journalSeq, account));
   }
   return out as Map<Id, Frames>;
 }

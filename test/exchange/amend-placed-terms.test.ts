@@ -2,7 +2,7 @@
 // src/exchange/placed-terms.ts): recorded once, before an amend or a mass quote first changes the
 // order's price or originalQty, or when a post-only reprice rests it at another price than its
 // request's; never for an order without a key or one that keeps its terms; kept after the order
-// closes; the same on replay without events and through snapshot and restore, in a section a state
+// closes (until the key expires: client-order-ids.test.ts); the same on replay without events and through snapshot and restore, in a section a state
 // without any never writes.
 
 import assert from 'node:assert/strict';
@@ -55,7 +55,7 @@ describe('placed terms', () => {
     assert.deepEqual(x.placedTerms('alice', 'k1'), { price: 400, qty: 100 });
     ok(x.apply({ type: 'CancelOrder', ts: T0 + 700, accountId: 'alice', orderId: 'A' }));
     assert.equal(x.order('A'), undefined);
-    // the key still names the order (the engine keeps it for good), and so its terms
+    // the key still names the order (kept for the idempotency window), and so its terms
     assert.equal(x.orderIdForClientOrderId('alice', 'k1'), 'A');
     assert.deepEqual(x.placedTerms('alice', 'k1'), { price: 400, qty: 100 });
     // per account: bob's key of the same name is his own

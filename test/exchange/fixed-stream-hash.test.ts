@@ -14,7 +14,7 @@
 // markets settle); and, drawn from a second generator so the main stream's draws are unchanged,
 // the self-trade prevention modes, the post-only reprice, market-maker protection (SetMmp,
 // ResetMmp, protected orders, breaches) and parlay settlement in chunks (budgets on SettleMarket,
-// SettleParlays).
+// SettleParlays); and, from a third, the idempotency window (ExpireClientOrderIds).
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -47,6 +47,7 @@ function marketsFor(e: number): MarketSpec[] {
 function* stream(): Generator<Command> {
   const r = rng(20_261_124);
   const r2 = rng(20_261_126); // the options added later (see the header)
+  const r3 = rng(20_261_127); // the idempotency window (see the header)
   const STP = ['CANCEL_BOTH', 'CANCEL_TAKER', 'CANCEL_MAKER'] as const;
   const mmpConfig = () => ({
     intervalMs: 500 + Math.floor(r2() * 3_000),
@@ -461,6 +462,13 @@ function* stream(): Generator<Command> {
       ];
       placed.push({ id, acct, e: ev.e });
     }
+    // (third generator) the idempotency window: keys aged every ten minutes of the stream's time
+    // (its ts moves ~20 ms a step), the older generation swept in small chunks; some not due, some
+    // with an invalid max
+    if (r3() < 0.004) {
+      const max = r3() < 0.05 ? 0 : 1 + Math.floor(r3() * 400);
+      batch.push({ type: 'ExpireClientOrderIds', ts, windowMs: 600_000, max });
+    }
     for (const c of batch) {
       yield c;
       emitted++;
@@ -471,14 +479,15 @@ function* stream(): Generator<Command> {
 /** Values computed on the engine before it was split (see the header), re-pinned when the stream
  * gained amends, mass quotes, parlays and boosts, the self-trade prevention modes, the post-only
  * reprice, market-maker protection, parlay settlement in chunks, and the placed terms of amended
- * and repriced keyed orders (their snapshot section moves the hashes, not the results digest). */
+ * and repriced keyed orders (their snapshot section moves the hashes, not the results digest), and
+ * the idempotency window (ExpireClientOrderIds: keys freed for reuse change results). */
 const PINNED = {
   commands: 300_000,
-  accepted: 179_725,
-  hashAt100k: '49181acee7185ef699abfeaf54eb006eed9e19585c44e328d71fb4beafb32af3',
-  hashAt200k: '15c3aa037ac3689b1b9c49e20d5d9096ab08b48b6d9940ee237fac0df4641f37',
-  finalHash: '444d6aa26f702077e493169b5ebf806364dd91f9eeeec82c827b068929260ec2',
-  resultsDigest: 'e8c6d3170932aad19e47827185f3a6994a8738790d6684d873e9848dea10bcd4',
+  accepted: 180_618,
+  hashAt100k: 'a67580572fc278acd574ff7a1a8de20a7ec27709ac9d9db35720309e364e4fb2',
+  hashAt200k: '10134b5150062d948867ec494dd8b1c474ff607056202babe6a4541c242f355b',
+  finalHash: 'bdacfcadbd6996824c5d08b2b675f5823de841d6fd1cc8980b3b26e447edde3b',
+  resultsDigest: 'b186722bf7dc98c5e9c75b51e03d17c820e6fb44c60af60b553cd46940c1a4a8',
 };
 
 describe('fixed 300k-command stream', () => {
@@ -488,6 +497,7 @@ describe('fixed 300k-command stream', () => {
     let commands = 0;
     let accepted = 0;
     let chunks = 0;
+    let ageings = 0;
     const hashes: string[] = [];
     const types = new Set<string>();
     for (const c of stream()) {
@@ -497,6 +507,7 @@ describe('fixed 300k-command stream', () => {
       if (res.ok) {
         accepted++;
         if (c.type === 'SettleParlays') chunks++;
+        if (c.type === 'ExpireClientOrderIds') ageings++;
         digest.update(JSON.stringify(res.events));
       } else digest.update(`!${res.code}`);
       digest.update('\n');
@@ -536,5 +547,6 @@ describe('fixed 300k-command stream', () => {
     };
     assert.deepEqual(actual, PINNED);
     assert.ok(chunks > 100, `the stream reached only ${chunks} settlement chunks`);
+    assert.ok(ageings > 20, `the stream aged its keys only ${ageings} times`);
   });
 });

@@ -61,11 +61,17 @@ class Model {
   seqNo = 0;
   /** Time in force of each order that rested (an amend re-enters with it). */
   tifOf = new Map<string, TimeInForce>();
+  /** The idempotency window (docs/exchange.md "Idempotency window"): keys by account in two
+   * generations, the key of each keyed order, and when the current generation began (-1: none). */
+  keys: Record<string, { cur: Map<string, string>; old: Map<string, string> }> = {};
+  keyOf = new Map<string, string>();
+  keysSince = -1;
 
   constructor() {
     for (const a of ACCOUNTS) {
       this.av[a] = [0, 0];
       this.res[a] = [0, 0];
+      this.keys[a] = { cur: new Map(), old: new Map() };
     }
   }
 
@@ -195,15 +201,50 @@ class Model {
         this.settle(m, win);
         return null;
       }
-      case 'PlaceOrder':
-        return this.place(c);
+      case 'PlaceOrder': {
+        const r = this.place(c);
+        if (r === null && c.clientOrderId) {
+          this.keys[c.accountId]!.cur.set(c.clientOrderId, c.orderId);
+          this.keyOf.set(c.orderId, c.clientOrderId);
+        }
+        return r;
+      }
       case 'AmendOrder':
         return this.amend(c);
+      case 'ExpireClientOrderIds':
+        return this.expireKeys(c);
       case 'MassQuote':
         return this.massQuote(c);
       default:
         throw new Error(`model: unexpected ${c.type}`);
     }
+  }
+
+  /** The generator's max exceeds every key the model can hold, so a sweep empties the older
+   * generation in one command: which keys a partial sweep reaches is the unit test's subject. */
+  private expireKeys(c: Extract<Command, { type: 'ExpireClientOrderIds' }>): string | null {
+    if (c.max < 1 || c.max > 100_000) return 'VALIDATION_FAILED';
+    if (this.keysSince >= 0 && c.ts - this.keysSince < c.windowMs) return 'VALIDATION_FAILED';
+    const accounts = Object.values(this.keys);
+    if (accounts.some((k) => k.old.size > 0)) {
+      for (const k of accounts) {
+        for (const [key, id] of k.old) if (this.orders.some((o) => o.id === id)) k.cur.set(key, id);
+        k.old.clear();
+      }
+      return null;
+    }
+    if (this.keysSince >= 0) {
+      for (const k of accounts) {
+        k.old = k.cur;
+        k.cur = new Map();
+      }
+    }
+    this.keysSince = c.ts;
+    return null;
+  }
+
+  keyed(a: string, key: string): string | null {
+    return this.keys[a]!.cur.get(key) ?? this.keys[a]!.old.get(key) ?? null;
   }
 
   private tradingRefusal(m: number, ts: number): string | null {
@@ -258,6 +299,13 @@ class Model {
       ...(o.expiresAt !== null ? { ttl: o.expiresAt - c.ts } : {}),
     });
     assert.equal(r, null, 'model: a re-queue the checks passed was refused');
+    const key = this.keyOf.get(o.id);
+    if (key !== undefined) {
+      // re-queued: the engine maps the key again, in the current generation
+      this.keys[o.acct]!.old.delete(key);
+      this.keys[o.acct]!.cur.delete(key);
+      this.keys[o.acct]!.cur.set(key, o.id);
+    }
     return null;
   }
 
@@ -359,6 +407,8 @@ class Model {
     const ci = CURS.indexOf(c.currency);
     if (!isTick(c.price)) return 'INVALID_PRICE';
     if (!Number.isSafeInteger(c.qty) || c.qty <= 0) return 'INVALID_QTY';
+    if (c.clientOrderId && this.keyed(c.accountId, c.clientOrderId) !== null)
+      return 'DUPLICATE_CLIENT_ORDER_ID';
     const [mid, o] = c.outcomeId.split('-');
     const m = MARKETS.indexOf(mid!);
     if (m < 0 || (o !== 'a' && o !== 'b')) return 'OUTCOME_NOT_FOUND';
@@ -459,6 +509,8 @@ type Gen = (i: number, md?: Model) => Command;
 /** Labels a generator so a counterexample prints as data, not as function source. */
 const named = (label: string, f: Gen): Gen => Object.assign(f, { [fc.toStringMethod]: () => label });
 const acct = fc.constantFrom(...ACCOUNTS);
+/** A few idempotency keys, so that repeats (duplicates) and the window's ageing both happen. */
+const KEYS = ['k1', 'k2', 'k3', 'k4'];
 const cur = fc.constantFrom<Currency>('CASH', 'CASH', 'CASH', 'COIN');
 const outcome = fc.oneof(
   { weight: 19, arbitrary: fc.constantFrom('M1-a', 'M1-b', 'M2-a', 'M2-b') },
@@ -481,6 +533,10 @@ const place = fc
     ),
     tif: fc.constantFrom(...TIF_CHOICES),
     ttl: fc.integer({ min: 1, max: 40 }),
+    key: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom(...KEYS) },
+    ),
   })
   .map((r) =>
     named(`place ${JSON.stringify(r)}`, (i) => ({
@@ -494,6 +550,7 @@ const place = fc
       qty: r.q,
       tif: r.tif,
       ...(r.tif === 'GTT' ? { ttl: r.ttl } : {}),
+      ...(r.key !== null ? { clientOrderId: r.key } : {}),
     })),
   );
 const cancel = fc.record({ a: acct, back: fc.integer({ min: 1, max: 12 }) }).map((r) =>
@@ -542,6 +599,19 @@ const settle = fc
     })),
   );
 const expire = fc.constant(named('expire', (i) => ({ type: 'Expire', ts: T0 + i })));
+const expireKeys = fc
+  .record({
+    w: fc.integer({ min: 1, max: 30 }),
+    bad: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  })
+  .map((r) =>
+    named(`expireKeys ${JSON.stringify(r)}`, (i) => ({
+      type: 'ExpireClientOrderIds',
+      ts: T0 + i,
+      windowMs: r.w,
+      max: r.bad ? 0 : 100_000,
+    })),
+  );
 const lock = fc
   .record({ set: fc.boolean(), ttl: fc.option(fc.integer({ min: 1, max: 20 }), { nil: null }) })
   .map((r) =>
@@ -652,6 +722,7 @@ const step = fc.oneof(
   { weight: 1, arbitrary: mstatus },
   { weight: 1, arbitrary: settle },
   { weight: 2, arbitrary: expire },
+  { weight: 2, arbitrary: expireKeys },
   { weight: 1, arbitrary: lock },
   { weight: 8, arbitrary: amend },
   { weight: 6, arbitrary: massQuote },
@@ -669,7 +740,8 @@ function engineView(x: Exchange) {
       CURS.map((c) => x.restingOrders(`${m}-${s}`, c).map((o) => `${o.id}:${o.price}:${o.qty}`)),
     ),
   );
-  return { wallets, positions, books };
+  const keys = ACCOUNTS.flatMap((a) => KEYS.map((k) => x.orderIdForClientOrderId(a, k) ?? null));
+  return { wallets, positions, books, keys };
 }
 
 function modelView(md: Model) {
@@ -689,7 +761,8 @@ function modelView(md: Model) {
       ),
     ),
   );
-  return { wallets, positions, books };
+  const keys = ACCOUNTS.flatMap((a) => KEYS.map((k) => md.keyed(a, k)));
+  return { wallets, positions, books, keys };
 }
 
 /** The shared invariants (money conserved, wallets non-negative, reserved = resting cost), plus:

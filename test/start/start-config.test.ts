@@ -87,6 +87,18 @@ describe('configuration of the start', () => {
       assert.equal(configError({ DEMO_PREGAME_MOVES: bad }).variable, 'DEMO_PREGAME_MOVES');
   });
 
+  test('the idempotency window: 24 hours by default, 0 keeps keys, bad values name the variable', () => {
+    assert.equal(loadConfig({}).clientOrderIdWindowMs, 24 * 3_600_000);
+    assert.equal(loadConfig({ CLIENT_ORDER_ID_WINDOW_HOURS: '2' }).clientOrderIdWindowMs, 7_200_000);
+    assert.equal(loadConfig({ CLIENT_ORDER_ID_WINDOW_HOURS: '0' }).clientOrderIdWindowMs, 0);
+    for (const bad of ['-1', '1.5', 'day', '9000']) {
+      assert.equal(
+        configError({ CLIENT_ORDER_ID_WINDOW_HOURS: bad }).variable,
+        'CLIENT_ORDER_ID_WINDOW_HOURS',
+      );
+    }
+  });
+
   test('parlay trading limits: defaults, good values, bad ones name the variable', () => {
     const d = loadConfig({});
     assert.equal(d.parlayRequestTtlMs, 30_000);
