@@ -23,7 +23,7 @@
 //
 //   node --import tsx bench/orders-ws.ts [--seconds 10] [--runs 3] [--connections 32]
 //     [--window 64] [--rate 20000[,10000…]] [--max-in-flight 256] [--ab CHECKOUT] [--cpu-prof DIR]
-//     [--diag] [--node-options=FLAGS[,FLAGS…]]
+//     [--diag] [--heap-prof DIR] [--alloc] [--node-options=FLAGS[,FLAGS…]]
 //
 // --node-options runs every WS target once per value (comma-separated; an empty value: none, as
 // `npm start`) with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation, say)
@@ -57,14 +57,26 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     ab: { type: 'string' },
     diag: { type: 'boolean', default: false },
+    'heap-prof': { type: 'string' },
+    alloc: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
   },
 });
+// --heap-prof DIR: a sampling heap profile of each server's load (collected objects included),
+// taken by --diag's module, which it therefore implies.
+// --alloc: bytes of JavaScript heap allocated per order, a count the machine's load does not move:
+// each server starts with a young generation of 1 GiB, so that no collection runs while it is
+// loaded, and --diag's module reports the heap used after the load minus before. A collection in
+// the window voids the figure (printed as such); keep --seconds short enough. Its CPU figures are
+// not comparable with a run without --alloc (no scavenges at all).
+if (values['heap-prof'] !== undefined || values.alloc) values.diag = true;
+const ALLOC_ARGS = values.alloc ? ['--max-semi-space-size=1024', '--min-semi-space-size=1024'] : [];
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const CONNECTIONS = Number(values.connections);
 const WINDOW = Number(values.window);
-const RATES = values.rate.split(',').map(Number);
+// --rate '' (empty): no fixed-rate target (the window target and HTTP only).
+const RATES = values.rate === '' ? [] : values.rate.split(',').map(Number);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clientsScript = fileURLToPath(new URL('./lib/trade-clients.mjs', import.meta.url));
 
@@ -173,6 +185,7 @@ const tmp = join(tmpdir(), `tickbook-bench-orders-ws-${randomBytes(4).toString('
 const env: Record<string, string> = {
   ...BASE_ENV,
   ...(values.diag ? { BENCH_DIAG: '1' } : {}),
+  ...(values['heap-prof'] !== undefined ? { BENCH_HEAP_PROF: values['heap-prof'] } : {}),
   ...(values['max-in-flight'] !== undefined ? { TRADE_MAX_IN_FLIGHT: values['max-in-flight'] } : {}),
 };
 
@@ -208,6 +221,8 @@ interface Diag {
   writes: number;
   writeBytes: number;
   cpuMs: { main: number; startThreads: number; laterThreads: number; largestLaterThread: number };
+  /** JavaScript heap used after the load minus before (bytes): what it allocated, if no GC ran. */
+  heapDelta: number;
 }
 const diags: { round: number; label: string; n: number; seconds: number; d: Diag }[] = [];
 
@@ -247,6 +262,7 @@ async function runOnce(t: number, round: number): Promise<Row> {
     t0.checkout,
     { ...env, DATA_DIR: dir, ...(t0.nodeOptions === undefined ? {} : { NODE_OPTIONS: t0.nodeOptions }) },
     values['cpu-prof'],
+    ALLOC_ARGS,
   );
   try {
     const ctx = await setup(url);
@@ -321,14 +337,14 @@ TARGETS.forEach((t, i) => {
 if (values.diag) {
   console.log('\nInside the server during each load (--diag; bench/lib/server-diag.mjs)\n');
   console.log(
-    '| round | target | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms | fdatasync /s | fdatasync p50 / p99 ms | orders per commit | KB per commit | CPU µs/order: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (largest: SQL worker) |',
+    `| round | target | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms | fdatasync /s | fdatasync p50 / p99 ms | orders per commit | KB per commit | CPU µs/order: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (largest: SQL worker) |${values.alloc ? ' heap KB allocated per order |' : ''}`,
   );
-  console.log('|---:|---|---|---|---:|---|---:|---:|---|');
+  console.log(`|---:|---|---|---|---:|---|---:|---:|---|${values.alloc ? '---:|' : ''}`);
   for (const { round, label, n, seconds, d } of diags) {
     const us = (ms: number) => Math.round((ms * 1000) / n);
     const commits = Math.max(1, d.fdatasync.count);
     console.log(
-      `| ${round + 1} | ${label} | ${f1(d.loopDelayMs.p50)} / ${f1(d.loopDelayMs.p99)} / ${f1(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f1(d.gc.maxMs)} | ${Math.round(d.fdatasync.count / seconds)} | ${f1(d.fdatasync.p50)} / ${f1(d.fdatasync.p99)} | ${Math.round(n / commits)} | ${Math.round(d.writeBytes / Math.max(1, d.writes) / 1024)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} (${us(d.cpuMs.largestLaterThread)}) |`,
+      `| ${round + 1} | ${label} | ${f1(d.loopDelayMs.p50)} / ${f1(d.loopDelayMs.p99)} / ${f1(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f1(d.gc.maxMs)} | ${Math.round(d.fdatasync.count / seconds)} | ${f1(d.fdatasync.p50)} / ${f1(d.fdatasync.p99)} | ${Math.round(n / commits)} | ${Math.round(d.writeBytes / Math.max(1, d.writes) / 1024)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} (${us(d.cpuMs.largestLaterThread)}) |${values.alloc ? ` ${d.gc.count === 0 ? (d.heapDelta / n / 1024).toFixed(2) : `— (${d.gc.count} GCs)`} |` : ''}`,
     );
   }
 }

@@ -36,14 +36,15 @@ export const BASE_ENV: Record<string, string> = {
 
 /**
  * A checkout's built server (dist/main.js) by plain node; `profDir`: with a V8 CPU profile
- * written there on exit.
+ * written there on exit; `nodeArgs`: flags for node (a young generation's size, say).
  */
 export async function bootBuilt(
   checkout: string,
   env: Record<string, string>,
   profDir?: string,
+  nodeArgs: readonly string[] = [],
 ): Promise<Child> {
-  const args = profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const args = [...nodeArgs, ...(profDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [])];
   const proc = spawn(process.execPath, [...args, ordersChild], {
     env: { ...process.env, ...env, MAIN_JS: join(checkout, 'dist/main.js') },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 
 const st = { syncMs: [], writes: 0, writeBytes: 0, gcMs: 0, gcN: 0, gcMax: 0 };
 const fdatasync = fs.fdatasync;
@@ -59,22 +60,47 @@ function threadCpu() {
 }
 const early = new Set(threadCpu().keys());
 let cpu0 = threadCpu();
+/** Heap used at SIGUSR2: with no GC in the window, used now minus this is what was allocated. */
+let heap0 = v8.getHeapStatistics().used_heap_size;
+
+// BENCH_HEAP_PROF=DIR (bench/orders-ws.ts --heap-prof DIR): a sampling heap profile of the load,
+// objects that scavenges and mark-compacts collected included, so it attributes the bytes
+// allocated per order (not only what survives); written as DIR/heap-<pid>.heapprofile on SIGUSR1.
+const heapDir = process.env.BENCH_HEAP_PROF;
+const { Session } = heapDir ? await import('node:inspector') : {};
+const heap = heapDir ? new Session() : undefined;
+heap?.connect();
+const post = (method, params) =>
+  new Promise((res, rej) => heap.post(method, params, (e, r) => (e ? rej(e) : res(r))));
 
 process.on('SIGUSR2', () => {
+  if (heap)
+    post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    }).catch((e) => process.stderr.write(`heap sampling: ${e.message}\n`));
   delay.reset();
+  heap0 = v8.getHeapStatistics().used_heap_size;
   Object.assign(st, { syncMs: [], writes: 0, writeBytes: 0, gcMs: 0, gcN: 0, gcMax: 0 });
   cpu0 = threadCpu();
 });
-process.on('SIGUSR1', () => {
+process.on('SIGUSR1', async () => {
   const cpu1 = threadCpu();
+  const heapDelta = v8.getHeapStatistics().used_heap_size - heap0;
+  if (heap) {
+    const { profile } = await post('HeapProfiler.stopSampling', {});
+    fs.mkdirSync(heapDir, { recursive: true });
+    fs.writeFileSync(`${heapDir}/heap-${process.pid}.heapprofile`, JSON.stringify(profile));
+  }
   let main = 0;
-  let v8 = 0;
+  let v8time = 0;
   let later = 0;
   let largestLater = 0;
   for (const [tid, ms] of cpu1) {
     const d = ms - (cpu0.get(tid) ?? 0);
     if (tid === String(process.pid)) main += d;
-    else if (early.has(tid)) v8 += d;
+    else if (early.has(tid)) v8time += d;
     else {
       later += d;
       if (d > largestLater) largestLater = d;
@@ -88,7 +114,8 @@ process.on('SIGUSR1', () => {
     fdatasync: { count: s.length, p50: q(0.5), p99: q(0.99), max: q(1) },
     writes: st.writes,
     writeBytes: st.writeBytes,
-    cpuMs: { main, startThreads: v8, laterThreads: later, largestLaterThread: largestLater },
+    cpuMs: { main, startThreads: v8time, laterThreads: later, largestLaterThread: largestLater },
+    heapDelta,
   };
   process.stdout.write(`DIAG ${JSON.stringify(report)}\n`);
 });

@@ -6,7 +6,7 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { MAX_BATCH, type Placement } from '../runtime/order-entry.ts';
 import type { QuoteSet } from '../runtime/quote-entry.ts';
-import { jsonString, ordersJson } from '../wire/order-json.ts';
+import { jsonString, orderJson, ordersJson } from '../wire/order-json.ts';
 import { fillToWire, orderToWire, type WireFill, type WireOrder } from '../wire/trading.ts';
 import { uuid } from './schemas/common.ts';
 
@@ -64,6 +64,21 @@ export function placedWire(p: Placement): Placed {
   const out = orderToWire(p.order, filled) as Placed;
   out.fills = p.fills.map(fillToWire);
   return out;
+}
+
+/**
+ * JSON.stringify(placedWire(p)), written directly: the order's text (order-json.ts) with its fills
+ * as the last key. The socket answers every placement with it (no wire order object per answer).
+ */
+export function placedJson(p: Placement): string {
+  const fills = p.fills;
+  let filled = 0;
+  for (const f of fills) filled += f.qty;
+  return orderJson(
+    p.order,
+    filled,
+    `,"fills":${fills.length === 0 ? '[]' : JSON.stringify(fills.map(fillToWire))}`,
+  );
 }
 
 export interface SchemaError {

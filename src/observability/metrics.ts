@@ -20,12 +20,36 @@ export class Metrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  /**
+   * Counted for every command (every order): a plain number per (type, outcome) cell, added to the
+   * prom-client counter when /metrics is scraped (its `collect`), since prom-client's `inc` hashes
+   * and validates the labels and allocates on each call. The exposition is the same.
+   */
+  private readonly commandCells = new Map<string, { type: string; outcome: string; n: number }>();
   readonly commands = new client.Counter({
     name: 'tickbook_commands_total',
     help: 'Exchange commands by type and outcome',
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const c of this.commandCells.values()) {
+        if (c.n === 0) continue;
+        this.commands.inc({ type: c.type, outcome: c.outcome }, c.n);
+        c.n = 0;
+      }
+    },
   });
+
+  /** The cell of one (type, outcome) of tickbook_commands_total: callers keep it and add to `n`. */
+  commandCell(type: string, outcome: 'accepted' | 'rejected'): { n: number } {
+    const key = `${type} ${outcome}`;
+    let c = this.commandCells.get(key);
+    if (c === undefined) {
+      c = { type, outcome, n: 0 };
+      this.commandCells.set(key, c);
+    }
+    return c;
+  }
 
   /** Everything, in the Prometheus text format (what GET /metrics serves). */
   async exposition(): Promise<string> {

@@ -281,8 +281,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     return rs;
   }
 
-  /** Labelled counter children, resolved once per (type, outcome): this runs for every order. */
-  private readonly counters = new Map<string, { inc(): void }>();
+  /** Counter cells, resolved once per (type, outcome): this runs for every order. */
+  private readonly counters = new Map<string, { n: number }>();
 
   private count(type: string, ok: boolean): void {
     const m = this.deps.metrics;
@@ -290,10 +290,10 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     const key = ok ? type : `${type}!`;
     let c = this.counters.get(key);
     if (c === undefined) {
-      c = m.commands.labels(type, ok ? 'accepted' : 'rejected');
+      c = m.commandCell(type, ok ? 'accepted' : 'rejected');
       this.counters.set(key, c);
     }
-    c.inc();
+    c.n++;
   }
 
   /** AccountsPort for the token server: every new trader client gets a fresh account. */

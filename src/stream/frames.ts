@@ -8,19 +8,18 @@ import type { ExchangeReader } from '../exchange/reader.ts';
 import type { Command, Currency, DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
 import type { BookGroup, ChannelFrames, ChannelSpec, CommandFrames, FrameInput } from './channel-types.ts';
 import { CHANNELS } from './channels.ts';
-import { countOf, LazyFrames } from './lazy-frames.ts';
+import { countOf, type Frames, LazyFrames } from './lazy-frames.ts';
 import { type BookTick, type TickMarket, tickFill, tickMarket, tickOrder } from './messages.ts';
 
 export type { BookGroup, CommandFrames };
 
 export const bookKey = (marketId: Id, currency: Currency): string => `${marketId}:${currency}`;
 
-/** A book tick as captured at apply time: its market as the command left it; the rest is records. */
+/** A book tick as captured at apply time: the rest is records (its book's market is the group's). */
 interface CapturedTick {
   type: 'PLACE' | 'CANCEL';
   order: OrderRecord;
   fills: readonly Fill[];
-  market: TickMarket;
 }
 
 /**
@@ -32,31 +31,67 @@ const TICK_FILL_BYTES = 250;
 
 /** A book the command changed: its ticks, and its market as the command left it (null: none). */
 interface ChangedBook {
+  key: string;
   marketId: Id;
   currency: Currency;
   ticks: CapturedTick[];
   market: TickMarket | null | undefined;
 }
 
+/**
+ * One book's ticks of one command, serialized when first read. Its inputs are fields, not a
+ * closure's context (lazy-frames.ts): every order makes one, and retention keeps it.
+ */
+class TickFrames extends LazyFrames {
+  constructor(
+    estimate: number,
+    private ticks: readonly CapturedTick[],
+    private readonly market: TickMarket,
+    private readonly seq: number,
+    private readonly journalSeq: number,
+  ) {
+    super(ticks.length, estimate);
+  }
+
+  protected override build(): string[] {
+    return tickFrames(this.ticks, this.market, this.seq, this.journalSeq);
+  }
+
+  protected override release(): void {
+    this.ticks = NO_TICKS;
+  }
+}
+
+const NO_TICKS: readonly CapturedTick[] = [];
+
 /** The ticks of every book the command changed (the engine bumps each one's seq once and says so). */
 function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSeq: number): BookGroup[] {
+  // An order changes one book: its group needs no map (nor a key string per lookup); a second
+  // changed book (a settlement, a drain) makes one.
+  let first: ChangedBook | undefined;
   let changed: Map<string, ChangedBook> | undefined;
   let fills: Fill[] | undefined;
   for (const e of events) {
     if (e.kind === 'BookChanged') {
-      changed ??= new Map();
-      changed.set(bookKey(e.marketId, e.currency), {
+      const key = bookKey(e.marketId, e.currency);
+      const g: ChangedBook = {
+        key,
         marketId: e.marketId,
         currency: e.currency,
         ticks: [],
         market: undefined,
-      });
+      };
+      if (first === undefined) first = g;
+      else {
+        changed ??= new Map([[first.key, first]]);
+        changed.set(key, g);
+      }
     } else if (e.kind === 'OrderFilled') {
       fills ??= [];
       fills.push(e.fill);
     }
   }
-  if (changed === undefined) return [];
+  if (first === undefined) return [];
   // A command's orders mostly share one book (a mass quote: up to twenty): its group and its
   // market are looked up once, and its ticks share the one market object read now.
   let last: ChangedBook | undefined;
@@ -67,7 +102,11 @@ function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSe
     const g =
       last !== undefined && last.marketId === o.marketId && last.currency === o.currency
         ? last
-        : changed.get(bookKey(o.marketId, o.currency));
+        : changed !== undefined
+          ? changed.get(bookKey(o.marketId, o.currency))
+          : first.marketId === o.marketId && first.currency === o.currency
+            ? first
+            : undefined;
     if (g === undefined) continue;
     last = g;
     if (g.market === undefined) {
@@ -78,20 +117,28 @@ function bookGroups(r: ExchangeReader, events: readonly DomainEvent[], journalSe
     if (g.market === null) continue;
     const placed = e.kind !== 'OrderCanceled';
     const own = placed && fills !== undefined ? ownFills(fills, o) : NO_FILLS;
-    g.ticks.push({ type: placed ? 'PLACE' : 'CANCEL', order: o, fills: own, market: g.market });
+    g.ticks.push({ type: placed ? 'PLACE' : 'CANCEL', order: o, fills: own });
   }
+  if (changed === undefined) return [bookGroup(r, first, journalSeq)];
   const books: BookGroup[] = [];
-  for (const [key, g] of changed) {
-    const seq = r.bookSeq(g.marketId, g.currency);
-    const ticks = g.ticks;
-    let estimate = 0;
-    for (const t of ticks) estimate += TICK_BYTES + t.fills.length * TICK_FILL_BYTES;
-    const frames = new LazyFrames(ticks.length, estimate, () => tickFrames(ticks, seq, journalSeq));
-    books.push({ key, marketId: g.marketId, currency: g.currency, seq, frames });
-  }
+  for (const g of changed.values()) books.push(bookGroup(r, g, journalSeq));
   return books;
 }
 
+function bookGroup(r: ExchangeReader, g: ChangedBook, journalSeq: number): BookGroup {
+  const seq = r.bookSeq(g.marketId, g.currency);
+  const ticks = g.ticks;
+  let estimate = 0;
+  for (const t of ticks) estimate += TICK_BYTES + t.fills.length * TICK_FILL_BYTES;
+  // No tick (its market gone): nothing to build, and no market to build it with.
+  const frames: Frames =
+    ticks.length === 0 || g.market == null
+      ? NO_FRAMES
+      : new TickFrames(estimate, ticks, g.market, seq, journalSeq);
+  return { key: g.key, marketId: g.marketId, currency: g.currency, seq, frames };
+}
+
+const NO_FRAMES: readonly string[] = [];
 const NO_FILLS: readonly Fill[] = [];
 
 function ownFills(fills: readonly Fill[], o: OrderRecord): readonly Fill[] {
@@ -105,14 +152,19 @@ function ownFills(fills: readonly Fill[], o: OrderRecord): readonly Fill[] {
 }
 
 /** The serialized ticks of one book: every tick carries the book's seq after the command. */
-function tickFrames(ticks: readonly CapturedTick[], seq: number, journalSeq: number): string[] {
+function tickFrames(
+  ticks: readonly CapturedTick[],
+  market: TickMarket,
+  seq: number,
+  journalSeq: number,
+): string[] {
   const parts = ticks.length;
   return ticks.map((t, i) => {
     const tick: BookTick = {
       type: t.type,
       order: tickOrder(t.order),
       fills: t.fills.map(tickFill),
-      market: t.market,
+      market,
       seq,
       journalSeq,
       part: i + 1,

@@ -28,7 +28,18 @@ function lifecycleFrame(
   return JSON.stringify(t);
 }
 
+/** The commands that may change a market's or an event's status; every other (orders) has no frame. */
+const LIFECYCLE_COMMANDS: ReadonlySet<string> = new Set([
+  'CreateEvent',
+  'AddMarkets',
+  'SetMarketStatus',
+  'SettleMarket',
+  'SetEventStatus',
+]);
+
 export function lifecycleFrames({ reader: r, cmd, events, journalSeq }: FrameInput): string[] | undefined {
+  // Runs for every accepted command: an order leaves before its list and closure are made.
+  if (!LIFECYCLE_COMMANDS.has(cmd.type)) return undefined;
   const out: string[] = [];
   const push = (type: LifecycleType, marketId: Id) => {
     const f = lifecycleFrame(r, type, marketId, journalSeq);

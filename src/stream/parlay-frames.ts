@@ -54,16 +54,18 @@ const REQUEST_LEG_BYTES = 150;
  * request (requestView), so building it later gives the same text.
  */
 export function parlayRequestFrames({ cmd, events, journalSeq }: FrameInput): LazyFrames | undefined {
-  const requests: ParlayRequestRecord[] = [];
+  // Runs for every accepted command: the list is made only for a command that has a request.
+  let requests: ParlayRequestRecord[] | undefined;
   let estimate = 0;
   for (const e of events) {
     if (e.kind !== 'ParlayRequestChanged') continue;
     const made = cmd.type === 'ParlayRequest' && e.request.id === cmd.requestId;
     if (!made && e.request.status === 'Unfilled') continue;
+    requests ??= [];
     requests.push(e.request);
     estimate += REQUEST_BYTES + REQUEST_LEG_BYTES * e.request.legs.length;
   }
-  if (requests.length === 0) return undefined;
+  if (requests === undefined) return undefined;
   return new LazyFrames(requests.length, estimate, () => requests.map((r) => requestFrame(r, journalSeq)));
 }
 

@@ -51,24 +51,64 @@ function frameOf(e: Item, cmd: Command, journalSeq: number, viewer: Id): string 
   throw new Error(`no private frame for ${e.kind}`);
 }
 
+/**
+ * One account's private frames of one command, serialized when first read; its inputs are fields,
+ * not a closure's context (lazy-frames.ts): every order makes one or two, and retention keeps them.
+ */
+class PrivateFrames extends LazyFrames {
+  constructor(
+    estimate: number,
+    private list: readonly Item[],
+    private readonly cmd: Command,
+    private readonly journalSeq: number,
+    /** The account whose log holds these frames (a parlay's envelope is written for its viewer). */
+    private readonly viewer: Id,
+  ) {
+    super(list.length, estimate);
+  }
+
+  protected override build(): string[] {
+    const out: string[] = new Array(this.list.length);
+    for (let i = 0; i < out.length; i++)
+      out[i] = frameOf(this.list[i]!, this.cmd, this.journalSeq, this.viewer);
+    return out;
+  }
+
+  protected override release(): void {
+    this.list = NO_ITEMS;
+  }
+}
+
+const NO_ITEMS: readonly Item[] = [];
+
+/**
+ * The lists of the command being built, by account. One module-level collector and its one `push`
+ * (privateFrames runs synchronously, never within itself), not a closure made per command.
+ */
+let collecting: Map<Id, Item[]> | undefined;
+const push = (accountId: Id, item: Item): void => {
+  collecting ??= new Map();
+  const list = collecting.get(accountId);
+  if (list === undefined) collecting.set(accountId, [item]);
+  else list.push(item);
+};
+
 export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
   const { cmd, events, journalSeq } = x;
-  let items: Map<Id, Item[]> | undefined;
-  const push = (accountId: Id, item: Item) => {
-    items ??= new Map();
-    const list = items.get(accountId);
-    if (list === undefined) items.set(accountId, [item]);
-    else list.push(item);
-  };
+  collecting = undefined;
   for (const e of events) {
     const owner = ownerOf(e);
     if (owner !== undefined) push(owner, e);
   }
   privateParlayFrames(x, push);
   privateBoostFrames(x, push);
+  const items = collecting as Map<Id, Item[]> | undefined;
+  collecting = undefined;
   if (items === undefined) return undefined;
-  const out = new Map<Id, Frames>();
-  for (const [account, list] of items as Map<Id, Item[]>) {
+  // The map is the answer: each account's list is replaced by its frames (a value set for a key
+  // already present leaves the iteration as it is).
+  const out = items as Map<Id, Item[] | Frames>;
+  for (const [account, list] of items) {
     let estimate = 0;
     for (const it of list)
       estimate +=
@@ -79,10 +119,7 @@ export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
             : it.kind === 'ParlayChanged'
               ? parlayFrameBytes(it.parlay)
               : ENVELOPE_BYTES;
-    out.set(
-      account,
-      new LazyFrames(list.length, estimate, () => list.map((it) => frameOf(it, cmd, journalSeq, account))),
-    );
+    out.set(account, new PrivateFrames(estimate, list, cmd, journalSeq, account));
   }
-  return out;
+  return out as Map<Id, Frames>;
 }

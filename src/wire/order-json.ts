@@ -50,8 +50,11 @@ function priceText(tick: number): string {
   return text;
 }
 
-/** JSON.stringify(orderToWire(o, filledQty)), written directly. */
-export function orderJson(o: OrderRecord, filledQty?: number): string {
+/**
+ * JSON.stringify(orderToWire(o, filledQty)), written directly; `tail` (`,"key":value…`) is written
+ * before the closing brace, as keys set on the wire object after orderToWire would be.
+ */
+export function orderJson(o: OrderRecord, filledQty?: number, tail = ''): string {
   const expiresAt = isoOrNull(o.expiresAt);
   return (
     `{"id":${jsonString(o.id)},"outcomeId":${idString(o.outcomeId)},"marketId":${idString(o.marketId)}` +
@@ -59,7 +62,7 @@ export function orderJson(o: OrderRecord, filledQty?: number): string {
     `,"filledQty":${filledQty ?? o.originalQty - o.qty},"currency":"${o.currency}","tif":"${o.tif}"` +
     `,"expiresAt":${expiresAt === null ? 'null' : `"${expiresAt}"`},"flags":${nullableString(o.flags)}` +
     `,"clientOrderId":${nullableString(o.clientOrderId)},"status":"${o.status}"` +
-    `,"created_at":"${isoMillis(o.createdAt)}","updated_at":"${isoMillis(o.updatedAt)}"}`
+    `,"created_at":"${isoMillis(o.createdAt)}","updated_at":"${isoMillis(o.updatedAt)}"${tail}}`
   );
 }
 

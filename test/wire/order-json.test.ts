@@ -1,11 +1,12 @@
 // An order's wire JSON written as text (src/wire/order-json.ts) is byte for byte the JSON of the
 // wire object (orderToWire), and a mass quote's answer text that of its result object
-// (quoteSetWire): odd strings escaped as JSON.stringify escapes them, nulls, expiries, fills.
+// (quoteSetWire), and a placement's that of its answer object (placedWire): odd strings escaped as
+// JSON.stringify escapes them, nulls, expiries, fills.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { OrderRecord } from '../../src/exchange/types.ts';
-import { quoteSetJson, quoteSetWire } from '../../src/http/order-requests.ts';
+import type { Fill, OrderRecord } from '../../src/exchange/types.ts';
+import { placedJson, placedWire, quoteSetJson, quoteSetWire } from '../../src/http/order-requests.ts';
 import { jsonString, orderJson, ordersJson } from '../../src/wire/order-json.ts';
 import { orderToWire } from '../../src/wire/trading.ts';
 
@@ -79,6 +80,42 @@ describe('order JSON text', () => {
       const text = quoteSetJson(set);
       assert.equal(text, JSON.stringify(quoteSetWire(set)));
       assert.deepEqual(JSON.parse(text), quoteSetWire(set));
+    }
+  });
+
+  test('a placement: the JSON of its answer object, with and without fills', () => {
+    const fill = (over: Partial<Fill> = {}): Fill => ({
+      id: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e5f:1',
+      seq: 42,
+      accountId: 'acct',
+      orderId: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e5f',
+      outcomeId: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e60',
+      marketId: '0193f1c2-7a4b-7c3d-8e9f-0a1b2c3d4e61',
+      currency: 'CASH',
+      price: 420,
+      qty: 120,
+      isTaker: true,
+      isWash: false,
+      fee: 37,
+      feeCoefficient: 0.07,
+      ts: T + 5,
+      ...over,
+    });
+    const cases = [
+      { order: order(), fills: [] },
+      {
+        order: order({ qty: 0, status: 'FILLED' as const }),
+        fills: [fill({ qty: 200 }), fill({ id: 'x:2', qty: 300, fee: 0 })],
+      },
+      {
+        order: order({ status: 'CANCELED' as const, clientOrderId: 'k"1' }),
+        fills: [fill({ isWash: true, fee: 0 })],
+      },
+      { order: order({ tif: 'GTT', expiresAt: T + 60_000 }), fills: [fill({ currency: 'COIN', price: 1 })] },
+    ];
+    for (const c of cases) {
+      const p = { ...c, replayed: false, seq: 7 };
+      assert.equal(placedJson(p), JSON.stringify(placedWire(p)));
     }
   });
 });

@@ -16,6 +16,7 @@ import {
   batchBody,
   cancelBatchBody,
   PLACE_CODES,
+  placedJson,
   placedWire,
   quoteCodes,
   quoteSetJson,
@@ -30,10 +31,11 @@ import { placeBodySchema } from '../schemas/trading.ts';
 
 /** What a handler answers: the REST result object and the seq of the command it was. */
 export interface Answer {
-  result: unknown;
+  /** The result object (unset when `json` is given). */
+  result?: unknown;
   /**
-   * The result's JSON text when the handler wrote it directly (the REST route's bytes, as for a mass
-   * quote's set); sent in place of JSON.stringify(result).
+   * The result's JSON text when the handler wrote it directly (a placement; a mass quote's set, the
+   * REST route's bytes); sent in place of JSON.stringify(result).
    */
   json?: string;
   /** Journal seq of the request's command (the last one for a batch); null when none was journaled. */
@@ -83,7 +85,7 @@ const place: MessageType = {
   run(ctx, data: PlaceRequest) {
     return ctx.entry
       .place(ctx.accountId, data)
-      .then((p) => ({ result: placedWire(p), seq: p.seq, replayed: p.replayed }));
+      .then((p) => ({ json: placedJson(p), seq: p.seq, replayed: p.replayed }));
   },
 };
 
@@ -191,7 +193,7 @@ const massQuote: MessageType = {
     const seqs = [0];
     const set = await ctx.quotes.massQuote(ctx.accountId, data, seqs);
     // The REST route's text: up to twenty orders, cheaper written than built and stringified.
-    return { result: undefined, json: quoteSetJson(set), seq: seqs[0] || null };
+    return { json: quoteSetJson(set), seq: seqs[0] || null };
   },
 };
 
