@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectStatus as ok, type Party, type ParlayDesk, parlayDesk } from '../helpers/parlay-desk.ts';
+import { expectStatus as ok, type ParlayDesk, type Party, parlayDesk } from '../helpers/parlay-desk.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 let d: ParlayDesk;
@@ -18,7 +18,14 @@ interface WireRequest {
   status: string;
   price: string;
   legs: { outcomeId: string }[];
-  wager: { parlayId: string; price: number; stake: number; fee: number; qty: number; clientOrderId: string } | null;
+  wager: {
+    parlayId: string;
+    price: number;
+    stake: number;
+    fee: number;
+    qty: number;
+    clientOrderId: string;
+  } | null;
   quotes: { id: string; price: number }[];
 }
 
