@@ -56,8 +56,8 @@ export async function betInOneCall(
   // The house desk queued its quote as a microtask when the request was applied: one turn of the
   // microtask queue lets it run, so the quote is applied before the wager and in the same batch.
   await undefined;
-  // Not applied here (a replica forwards writes; a snapshot may hold commands): wait for the
-  // request's own answer, by which time the desk that applied it has quoted it.
+  // Not applied yet (a snapshot holds commands meanwhile): wait for the request's own answer, by
+  // which time the desk has quoted it.
   if (port.reader().parlayRequest(requestId) === undefined) acceptedEvents(await requested);
   const filled = port.submit({ type: 'ParlayWager', requestId, accountId, ...wager });
   const [r, w] = await Promise.all([requested, filled]);
