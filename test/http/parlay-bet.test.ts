@@ -2,8 +2,8 @@
 // call"): `POST /nbx/v1/parlay/request` with a `wager` member fills at the house's quote with the
 // money a two-call bet (request, then wager) moves; a maxPrice below the best quote, or no quote at
 // all, is a 409 naming the request, which stays open and fillable by the wager route; a repeated
-// clientOrderId answers the first fill; bad wager members are 400 and make no request; without
-// `wager` the answer is the open request as before.
+// clientOrderId answers the first fill, also after a restart; bad wager members are 400 and make
+// no request; without `wager` the answer is the open request as before.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -187,6 +187,24 @@ describe('a parlay bet in one call', () => {
     ok(notObject, 400);
     assert.deepEqual(await requests(erin), []);
     assert.deepEqual(await wallet(erin), before);
+  });
+
+  test('an acknowledged bet is in the journal: the same after a restart', async () => {
+    const gil = await d.party('gil');
+    const probe = await post(gil, {});
+    const price = houseQuote(probe.body[0]);
+    const bet = await post(gil, { wager: { stake: 3, maxPrice: price, clientOrderId: 'g-1' } });
+    ok(bet, 201);
+    const parlays = (await d.as(gil).call('GET', '/nbx/v1/parlays')).body;
+    const money = await wallet(gil);
+    await d.restart();
+    assert.deepEqual((await d.as(gil).call('GET', '/nbx/v1/parlays')).body, parlays);
+    assert.deepEqual(await wallet(gil), money);
+    // and the repeat still answers it
+    const again = await post(gil, { wager: { stake: 3, maxPrice: price, clientOrderId: 'g-1' } });
+    ok(again, 201);
+    assert.equal(again.body[0].id, bet.body[0].id);
+    await d.checkLedgers('after a restart', [gil, house]);
   });
 
   test('without wager: the open request, as before', async () => {
