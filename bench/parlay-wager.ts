@@ -9,6 +9,9 @@
 // first in even ones). The wager call alone is also set against placement: its p99 beside the
 // order's, and its rate by Little's law (connections ÷ its mean latency, the rate 32 connections
 // doing nothing but that call at that latency would reach) over the orders' measured rate.
+// The bet in one call (docs/parlays.md "Bet in one call": the request with a `wager` member at the
+// house's price, read once per server) is a third load in the same rounds, on servers that have it
+// (a base without it shows "—"); the three loads rotate their order from round to round.
 //
 //   node --import tsx bench/parlay-wager.ts [--seconds 8] [--runs 3] [--connections 32]
 //     [--ab CHECKOUT] [--cpu-prof DIR] [--node-options FLAGS[,FLAGS…]]
@@ -156,6 +159,8 @@ interface Target {
   orderTokens: [string, string];
   legs: { id: string }[];
   books: string[][];
+  /** The house's price on the legs (a bet's maxPrice), or null when the server has no one-call bet. */
+  betPrice: number | null;
 }
 
 /** SIGTERM (the server's clean shutdown) and its exit. */
@@ -232,14 +237,28 @@ async function prepare(
   const url = server.url;
   const takers = [];
   for (const c of takerClients) takers.push(await token(url, c));
+  const legs = [{ id: books[0]![0]! }, { id: books[1]![1]! }];
+  // The house's price on these legs (the same for every request: the books do not move), and
+  // whether this server takes a bet in one call: a probe with a maxPrice nothing fills (409 with
+  // the open request) on a server that has it, 400 on one that does not.
+  const probe = await httpCall(url, 'POST', '/nbx/v1/parlay/request', takers[0]!, {
+    outcomes: legs,
+    wager: { stake: 1, maxPrice: 0.000001, clientOrderId: 'probe' },
+  });
+  let betPrice: number | null = null;
+  if (probe.status === 409) {
+    const r = await ok(url, 'GET', `/nbx/v1/parlay/request/${probe.body.details.requestId}`, takers[0]!);
+    betPrice = r.quotes.find((q: { id: string }) => q.id.startsWith('house:')).price;
+  }
   return {
     label,
     server,
     url,
     takers,
     orderTokens: [await token(url, orderClients[0]!), await token(url, orderClients[1]!)],
-    legs: [{ id: books[0]![0]! }, { id: books[1]![1]! }],
+    legs,
     books: books.slice(2),
+    betPrice,
   };
 }
 
@@ -258,7 +277,9 @@ interface Result {
   cpuUs: number;
 }
 
-async function run(t: Target, kind: 'wager' | 'orders', seconds: number): Promise<Result> {
+type Load = 'wager' | 'bet' | 'orders';
+
+async function run(t: Target, kind: Load, seconds: number): Promise<Result> {
   const conns = Array.from({ length: CONNECTIONS }, () => connection(t.url));
   const feeds = kind === 'wager' ? await Promise.all(t.takers.map((k) => quoteFeed(t.url, k))) : [];
   const r: Result = { ops: 0, perSec: 0, lat: [], wager: [], failed: 0, inAck: 0, cpuUs: 0 };
@@ -290,6 +311,18 @@ async function run(t: Target, kind: 'wager' | 'orders', seconds: number): Promis
           continue;
         }
         const taker = t.takers[w]!;
+        if (kind === 'bet') {
+          const bet = await c.call('POST', '/nbx/v1/parlay/request', taker, {
+            outcomes: t.legs,
+            wager: { stake: 1, maxPrice: t.betPrice, clientOrderId: `w${serial++}` },
+          });
+          if (bet.status !== 201 || bet.body[0].status !== 'Filled') r.failed++;
+          else {
+            r.ops++;
+            r.lat.push(now() - s0);
+          }
+          continue;
+        }
         const req = await c.call('POST', '/nbx/v1/parlay/request', taker, { outcomes: t.legs });
         if (req.status !== 201) {
           r.failed++;
@@ -346,6 +379,7 @@ try {
   if (AB !== undefined) targets.push(await prepare(`base ${AB}`, AB, dirs));
   for (const t of targets) {
     await run(t, 'wager', 2); // warm-up: JIT, connections, the house desk
+    if (t.betPrice !== null) await run(t, 'bet', 2);
     await run(t, 'orders', 2);
   }
   const f = (x: number) => x.toFixed(1);
@@ -355,37 +389,55 @@ try {
       .join(' ')}\n`,
   );
   console.log(
-    '| round | target | wagers/s | round trip p50 / p99 ms | wager call p50 / p99 ms | quote in 201 | failed | server CPU µs/wager | orders/s | order p50 / p99 ms | server CPU µs/order | wagers ÷ orders | wager call ÷ orders |',
+    '| round | target | wagers/s | round trip p50 / p99 ms | wager call p50 / p99 ms | quote in 201 | failed | server CPU µs/wager | bets in one call/s | bet p50 / p99 ms | bets failed | server CPU µs/bet | orders/s | order p50 / p99 ms | server CPU µs/order | wagers ÷ orders | wager call ÷ orders | bets ÷ orders |',
   );
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const rows = targets.map(() => [] as { w: Result; o: Result }[]);
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const rows = targets.map(() => [] as { w: Result; b: Result | undefined; o: Result }[]);
+  const dash = '—';
   for (let round = 0; round < RUNS; round++) {
     for (const [i, t] of targets.entries()) {
-      const wagerFirst = round % 2 === 0;
-      const a = await run(t, wagerFirst ? 'wager' : 'orders', SECONDS);
-      const b = await run(t, wagerFirst ? 'orders' : 'wager', SECONDS);
-      const [w, o] = wagerFirst ? [a, b] : [b, a];
-      rows[i]!.push({ w, o });
+      // the loads this server has, their order rotated by one each round
+      const loads: Load[] = t.betPrice === null ? ['wager', 'orders'] : ['wager', 'bet', 'orders'];
+      const order = loads.map((_, j) => loads[(j + round) % loads.length]!);
+      const got = new Map<Load, Result>();
+      for (const k of order) got.set(k, await run(t, k, SECONDS));
+      const w = got.get('wager')!;
+      const b = got.get('bet');
+      const o = got.get('orders')!;
+      rows[i]!.push({ w, b, o });
+      const bet =
+        b === undefined
+          ? `${dash} | ${dash} | ${dash} | ${dash}`
+          : `${Math.round(b.perSec)} | ${f(pct(b.lat, 50))} / ${f(pct(b.lat, 99))} | ${b.failed} | ${Math.round(b.cpuUs)}`;
       console.log(
-        `| ${round + 1} | ${t.label} | ${Math.round(w.perSec)} | ${f(pct(w.lat, 50))} / ${f(pct(w.lat, 99))} | ${f(pct(w.wager, 50))} / ${f(pct(w.wager, 99))} | ${w.inAck}/${w.ops + w.failed} | ${w.failed} | ${Math.round(w.cpuUs)} | ${Math.round(o.perSec)} | ${f(pct(o.lat, 50))} / ${f(pct(o.lat, 99))} | ${Math.round(o.cpuUs)} | ${(w.perSec / o.perSec).toFixed(2)} | ${(callRate(w) / o.perSec).toFixed(2)} |`,
+        `| ${round + 1} | ${t.label} | ${Math.round(w.perSec)} | ${f(pct(w.lat, 50))} / ${f(pct(w.lat, 99))} | ${f(pct(w.wager, 50))} / ${f(pct(w.wager, 99))} | ${w.inAck}/${w.ops + w.failed} | ${w.failed} | ${Math.round(w.cpuUs)} | ${bet} | ${Math.round(o.perSec)} | ${f(pct(o.lat, 50))} / ${f(pct(o.lat, 99))} | ${Math.round(o.cpuUs)} | ${(w.perSec / o.perSec).toFixed(2)} | ${(callRate(w) / o.perSec).toFixed(2)} | ${b === undefined ? dash : (b.perSec / o.perSec).toFixed(2)} |`,
       );
     }
   }
   console.log(`\nMedians over ${RUNS} rounds (load now ${loadavg()[0]!.toFixed(1)})\n`);
   console.log(
-    '| target | wagers/s | round trip p99 ms | wager call p99 ms | server CPU µs/wager | orders/s | order p99 ms | server CPU µs/order | per-round ratios wagers ÷ orders | median ratio | wager call alone ÷ orders (per round) | median |',
+    '| target | wagers/s | round trip p99 ms | wager call p99 ms | server CPU µs/wager | bets/s | bet p99 ms | server CPU µs/bet | orders/s | order p99 ms | server CPU µs/order | per-round ratios wagers ÷ orders | median ratio | wager call alone ÷ orders (per round) | median | per-round ratios bets ÷ orders | median |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|---:|');
   for (const [i, t] of targets.entries()) {
     const rs = rows[i]!;
     const m = (g: (x: (typeof rs)[number]) => number) => median(rs.map(g));
     const ratios = rs.map((x) => x.w.perSec / x.o.perSec);
     const calls = rs.map((x) => callRate(x.w) / x.o.perSec);
+    const bets = rs.flatMap((x) => (x.b === undefined ? [] : [x.b.perSec / x.o.perSec]));
+    const mb = (g: (b: Result) => number) =>
+      bets.length === 0 ? Number.NaN : median(rs.map((x) => (x.b === undefined ? Number.NaN : g(x.b))));
+    const betCols =
+      bets.length === 0
+        ? `${dash} | ${dash} | ${dash}`
+        : `${Math.round(mb((b) => b.perSec))} | ${f(mb((b) => pct(b.lat, 99)))} | ${Math.round(mb((b) => b.cpuUs))}`;
     console.log(
-      `| ${t.label} | ${Math.round(m((x) => x.w.perSec))} | ${f(m((x) => pct(x.w.lat, 99)))} | ${f(m((x) => pct(x.w.wager, 99)))} | ${Math.round(m((x) => x.w.cpuUs))} | ${Math.round(m((x) => x.o.perSec))} | ${f(m((x) => pct(x.o.lat, 99)))} | ${Math.round(m((x) => x.o.cpuUs))} | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ${median(ratios).toFixed(2)} | ${calls.map((x) => x.toFixed(2)).join(', ')} | ${median(calls).toFixed(2)} |`,
+      `| ${t.label} | ${Math.round(m((x) => x.w.perSec))} | ${f(m((x) => pct(x.w.lat, 99)))} | ${f(m((x) => pct(x.w.wager, 99)))} | ${Math.round(m((x) => x.w.cpuUs))} | ${betCols} | ${Math.round(m((x) => x.o.perSec))} | ${f(m((x) => pct(x.o.lat, 99)))} | ${Math.round(m((x) => x.o.cpuUs))} | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ${median(ratios).toFixed(2)} | ${calls.map((x) => x.toFixed(2)).join(', ')} | ${median(calls).toFixed(2)} | ${bets.length === 0 ? dash : bets.map((x) => x.toFixed(2)).join(', ')} | ${bets.length === 0 ? dash : median(bets).toFixed(2)} |`,
     );
   }
-  console.log('\ngoal (the whole round trip): p99 ≤ 20 ms and wagers/s ≥ 0.5 × orders/s of the same run');
+  console.log(
+    '\ngoal (the whole round trip): p99 ≤ 20 ms and wagers/s ≥ 0.5 × orders/s of the same run; the bet in one call is held to the same goal',
+  );
   console.log(
     `wager call alone ÷ orders: ${CONNECTIONS} ÷ the wager call's mean latency (Little's law) over the orders/s of the same round`,
   );

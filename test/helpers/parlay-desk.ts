@@ -97,14 +97,15 @@ export interface ParlayDesk {
   ledger(who: { token: string }): Promise<{ kind: string; amount: string }[]>;
   /** Asserts, for each party, that its CASH ledger sums to its wallet (available + reserved). */
   checkLedgers(label: string, parties: Party[]): Promise<void>;
-  /** Stops the server and starts it again on the same data. */
-  restart(): Promise<void>;
+  /** Stops the server and starts it again on the same data (with `env` added, for this and later starts). */
+  restart(env?: Record<string, string>): Promise<void>;
 }
 
 /** Starts the desk on `kind`; `cleanup` receives what stops the server and removes its data, in order. */
 export async function parlayDesk(kind: StoreKind, cleanup: (() => Promise<void>)[]): Promise<ParlayDesk> {
   const place = await serverPlace(kind, { TICKBOOK_DEMO: 'false' });
   cleanup.push(() => place.destroy());
+  let extraEnv: Record<string, string> = {};
   let srv: RunningServer = await start(place);
   let closed = false;
   cleanup.push(async () => {
@@ -188,10 +189,11 @@ export async function parlayDesk(kind: StoreKind, cleanup: (() => Promise<void>)
         );
       }
     },
-    async restart() {
+    async restart(env) {
       await srv.close();
       closed = true;
-      srv = await start(place);
+      if (env !== undefined) extraEnv = { ...extraEnv, ...env };
+      srv = await start(place, extraEnv);
       closed = false;
     },
   };

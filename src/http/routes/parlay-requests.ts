@@ -13,6 +13,7 @@ import { pricingParams } from '../../pricing/league-models.ts';
 import { priceParlay } from '../../pricing/parlay.ts';
 import { LegOutcomeText, parlayJson, requestBody } from '../../wire/parlay-json.ts';
 import { parlayToWire, requestStatus, requestToWire } from '../../wire/parlays.ts';
+import { betInOneCall, repeatedBet } from '../parlay-bet.ts';
 import { parlayQuoteEntry } from '../parlay-quote-entry.ts';
 import { JSON_TYPE } from '../response-cache.ts';
 import { authErrors, bearer, errorEnvelope } from '../schemas/common.ts';
@@ -51,6 +52,8 @@ const CODES: Record<string, ErrorCode> = {
   'body/price': 'INVALID_PRICE',
   'body/maxPrice': 'INVALID_PRICE',
   'body/maxQty': 'INVALID_QTY',
+  'body/wager/stake': 'INVALID_AMOUNT',
+  'body/wager/maxPrice': 'INVALID_PRICE',
 };
 
 const errors = { 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, ...authErrors } as const;
@@ -89,6 +92,13 @@ export default async function parlayRequestRoutes(
     return m;
   }
 
+  /** A wager's maxPrice in ppm, or INVALID_PRICE. */
+  function maxPricePpm(p: number): number {
+    const ppm = probabilityToPpm(p);
+    if (ppm === null) throw new ApiError('INVALID_PRICE', 'maxPrice: a probability with at most 6 decimals');
+    return ppm;
+  }
+
   /** The caller's request that `:id` names (a malformed id is INVALID_ID), and the caller's account. */
   function ownRequest(request: FastifyRequest & { params: IdParams }): {
     accountId: string;
@@ -125,7 +135,7 @@ export default async function parlayRequestRoutes(
         tags: ['parlay'],
         summary: 'Request a tradeable parlay',
         description:
-          'docs/parlays.md "Lifecycle". Prices the outcomes with the house model and opens a request for quote that makers answer until it is filled, cancelled or expires (PARLAY_REQUEST_TTL_MS).',
+          'docs/parlays.md "Lifecycle". Prices the outcomes with the house model and opens a request for quote that makers answer until it is filled, cancelled or expires (PARLAY_REQUEST_TTL_MS). With `wager`, bets in the same call (docs/parlays.md "Bet in one call"): the 201 is the request filled at the best quote that arrived at once.',
         security: bearer,
         body: requestBodySchema(config.parlayMaxLegs),
         response: { 201: { type: 'array', minItems: 1, maxItems: 1, items: wireRequestSchema }, ...errors },
@@ -135,6 +145,29 @@ export default async function parlayRequestRoutes(
       throwValidation(request, CODES);
       const accountId = callerAccount(request);
       const body = request.body;
+      const outcomeIds = body.outcomes.map((o) => o.id.toLowerCase());
+      // a bet in one call: a repeat of its clientOrderId answers the first fill, and its wager is
+      // checked before anything is submitted
+      const bet = body.wager;
+      if (bet !== undefined) {
+        const done = repeatedBet(port, accountId, bet.clientOrderId, outcomeIds);
+        if (done !== undefined) {
+          reply.header('idempotent-replayed', 'true');
+          const reader = port.reader();
+          return sendBody(
+            reply,
+            requestBody(reader, reader.parlayRequest(done)!, now(), accountId, legOutcomes),
+          );
+        }
+      }
+      const wager =
+        bet === undefined
+          ? undefined
+          : {
+              stake: stakeMoney(bet.stake),
+              maxPrice: maxPricePpm(bet.maxPrice),
+              clientOrderId: bet.clientOrderId,
+            };
       const stake = body.stake === undefined ? null : stakeMoney(body.stake);
       const currency = body.currency ?? 'CASH';
       const reader = port.reader();
@@ -146,29 +179,25 @@ export default async function parlayRequestRoutes(
           'PARLAY_OPEN_REQUEST_LIMIT',
           `At most ${config.parlayMaxOpenRequests} open parlay requests per account`,
         );
-      const priced = priceParlay(
-        reader,
-        { outcomeIds: body.outcomes.map((o) => o.id.toLowerCase()), currency },
-        params,
-      );
+      const priced = priceParlay(reader, { outcomeIds, currency }, params);
       if (!priced.ok)
         throw new ApiError('CANNOT_PRICE_PARLAY', priced.decline.details[0]?.message, priced.decline.details);
       const q = priced.quote;
-      const requestId = port.newId();
-      acceptedEvents(
-        await port.submit({
-          type: 'ParlayRequest',
-          requestId,
-          accountId,
-          currency,
-          legs: q.legs.map((l) => ({ outcomeId: l.outcomeId, price: probabilityToPpm(l.priceText)! })),
-          refPrice: probabilityToPpm(q.priceText)!,
-          stake,
-          expiresAt: t + config.parlayRequestTtlMs,
-          // a claimed boost (docs/parlays.md "Boosts"): the engine checks it, BOOST_* when it cannot apply
-          boostId: body.boostId === undefined || body.boostId === null ? null : body.boostId.toLowerCase(),
-        }),
-      );
+      const cmd = {
+        type: 'ParlayRequest' as const,
+        requestId: port.newId(),
+        accountId,
+        currency,
+        legs: q.legs.map((l) => ({ outcomeId: l.outcomeId, price: probabilityToPpm(l.priceText)! })),
+        refPrice: probabilityToPpm(q.priceText)!,
+        stake,
+        expiresAt: t + config.parlayRequestTtlMs,
+        // a claimed boost (docs/parlays.md "Boosts"): the engine checks it, BOOST_* when it cannot apply
+        boostId: body.boostId === undefined || body.boostId === null ? null : body.boostId.toLowerCase(),
+      };
+      let requestId = cmd.requestId;
+      if (wager === undefined) acceptedEvents(await port.submit(cmd));
+      else requestId = await betInOneCall(port, cmd, wager, outcomeIds);
       const after = port.reader();
       return sendBody(
         reply,
@@ -302,9 +331,7 @@ export default async function parlayRequestRoutes(
       const first = replay();
       if (first !== undefined) return first;
       const stake = stakeMoney(request.body.stake);
-      const maxPrice = probabilityToPpm(request.body.maxPrice);
-      if (maxPrice === null)
-        throw new ApiError('INVALID_PRICE', 'maxPrice: a probability with at most 6 decimals');
+      const maxPrice = maxPricePpm(request.body.maxPrice);
       const result = await port.submit({
         type: 'ParlayWager',
         requestId: r.id,

@@ -43,6 +43,11 @@ export function requestBodySchema(maxLegs: number) {
       },
       currency: { type: 'string', enum: [...CURRENCIES], default: 'CASH' },
       stake: { ...amount, description: 'Stake the trader intends (shown to makers), currency units' },
+      wager: {
+        ...wagerBodySchema,
+        description:
+          'Bet in one call (docs/parlays.md "Bet in one call"): fill at once at the best live quote not above maxPrice, as POST /nbx/v1/parlay/request/{id}/wager; the 201 is the filled request. No fill: 409 PARLAY_PRICE_MOVED or PARLAY_NO_QUOTE with the request, left open, in details.requestId',
+      },
     },
     required: ['outcomes'],
     additionalProperties: false,
