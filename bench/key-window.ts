@@ -13,8 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import { TICKS } from '../src/exchange/ticks.ts';
-import type { Command } from '../src/exchange/types.ts';
 import { KEY_SWEEP_CHUNK } from '../src/runtime/scheduler.ts';
+import { setupCommands } from './engine.ts';
 import { arg, numArg } from './lib/args.ts';
 
 const DAYS = numArg('days', 4);
@@ -23,56 +23,10 @@ const WINDOW_MS = 24 * 3_600_000;
 const T0 = 1_800_000_000_000;
 const ACCOUNTS = 4;
 
-function setup(x: Exchange): void {
-  const ts = T0;
-  const cmds: Command[] = [
-    { type: 'CreateLeague', ts, code: 'NFL', name: 'National Football League' },
-    {
-      type: 'CreateTeam',
-      ts,
-      team: { id: 'H', league: 'NFL', name: 'H', shortName: 'H', symbol: 'HHH', mascot: 'H' },
-    },
-    {
-      type: 'CreateTeam',
-      ts,
-      team: { id: 'A', league: 'NFL', name: 'A', shortName: 'A', symbol: 'AAA', mascot: 'A' },
-    },
-    {
-      type: 'CreateEvent',
-      ts,
-      event: {
-        id: 'E',
-        type: 'Game',
-        status: 'OPEN_PREGAME',
-        description: 'A @ H',
-        league: 'NFL',
-        scheduledStart: T0 + 400 * 3_600_000,
-      },
-      game: { id: 'G', homeTeamId: 'H', awayTeamId: 'A' },
-      markets: [
-        {
-          id: 'M',
-          type: 'MONEY',
-          strike: null,
-          description: 'moneyline',
-          outcomes: [
-            { id: 'M-h', description: 'H' },
-            { id: 'M-a', description: 'A' },
-          ],
-        },
-      ],
-    },
-  ];
-  for (let a = 0; a < ACCOUNTS; a++) {
-    cmds.push({ type: 'CreateAccount', ts, accountId: `mm${a}` });
-    cmds.push({ type: 'Deposit', ts, accountId: `mm${a}`, currency: 'CASH', amount: 1_000_000_000_000 });
-  }
-  for (const c of cmds) if (!x.apply(c).ok) throw new Error(`setup: ${c.type}`);
-}
-
 function run(window: boolean): Record<string, number> {
   const x = new Exchange({ events: false });
-  setup(x);
+  // bench:engine's catalog and funded accounts (acct-0 … acct-999); the first ACCOUNTS key orders
+  for (const c of setupCommands()) if (!x.apply(c).ok) throw new Error(`setup: ${c.type}`);
   let ageingNs = 0n;
   let longestNs = 0n;
   let ageings = 0;
@@ -81,14 +35,14 @@ function run(window: boolean): Record<string, number> {
   for (let h = 0; h < DAYS * 24; h++) {
     for (let i = 0; i < PER_HOUR; i++, n++) {
       const ts = T0 + Math.floor(n * stepMs);
-      const accountId = `mm${n % ACCOUNTS}`;
+      const accountId = `acct-${n % ACCOUNTS}`;
       const orderId = `o${n}`;
       const placed = x.apply({
         type: 'PlaceOrder',
         ts,
         orderId,
         accountId,
-        outcomeId: 'M-h',
+        outcomeId: 'm0-a',
         currency: 'CASH',
         price: TICKS[100 + (n % 20)]!,
         qty: 100,
@@ -119,7 +73,7 @@ function run(window: boolean): Record<string, number> {
   const snapshotMb = x.snapshot().length / 1e6;
   let answered = 0;
   for (let k = 0; k < n; k += 97) {
-    const accountId = `mm${k % ACCOUNTS}`;
+    const accountId = `acct-${k % ACCOUNTS}`;
     if (x.orderIdForClientOrderId(accountId, `q-${k.toString(36)}-${accountId}`) !== undefined) answered++;
   }
   return {
