@@ -27,7 +27,10 @@
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
 //   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
-//   event-loop gaps over 30 ms and GC pauses of both windows.
+//   event-loop gaps over 30 ms and GC pauses of both windows, with the longest journal append →
+//   durable and the longest other command's (the probe's orders) submit → durable.
+//   Every server round also reports each thread's time on a core during the settlement
+//   (bench/lib/thread-cpu.ts) and when the history projection caught up with it.
 //   --ab CHECKOUT [--pairs 2] [--ab-branch DIR]: runs the same command (less these options) as
 //   fresh processes from this checkout (or --ab-branch) and from CHECKOUT (its own bench file and
 //   src/), interleaved, the side that goes first alternating by pair, and compares them
