@@ -27,7 +27,10 @@
 //   --chunk sets the engine half's chunk; --server-chunk the server's (its PARLAY_SETTLE_CHUNK);
 //   both default to that variable's default.
 //   --trace prints the worst read wait per 100 ms of each settlement window, and the server's
-//   event-loop gaps over 30 ms and GC pauses of both windows.
+//   event-loop gaps over 30 ms and GC pauses of both windows, with the longest journal append →
+//   durable and the longest other command's (the probe's orders) submit → durable.
+//   Every server round also reports each thread's time on a core during the settlement
+//   (bench/lib/thread-cpu.ts) and when the history projection caught up with it.
 //   --ab CHECKOUT [--pairs 2] [--ab-branch DIR]: runs the same command (less these options) as
 //   fresh processes from this checkout (or --ab-branch) and from CHECKOUT (its own bench file and
 //   src/), interleaved, the side that goes first alternating by pair, and compares them
@@ -48,6 +51,7 @@ import { ADMIN_ID, ADMIN_SECRET, Api, serverPlace, start } from '../test/helpers
 import { arg, numArg } from './lib/args.ts';
 import { schedstat, startGapTrace } from './lib/gap-trace.ts';
 import { settleAb } from './lib/settle-ab.ts';
+import { startThreadCpu } from './lib/thread-cpu.ts';
 
 const N = numArg('parlays', 100_000);
 const RUNS = numArg('runs', 3);
@@ -330,11 +334,15 @@ interface Settled {
   sumApplyCpuMs: number;
   /** → every chunk durable. */
   durableMs: number;
+  /** → every chunk's history rows written (the projector's watermark; awaited after the window). */
+  projectedMs: Promise<number>;
   cpuMs: number;
   /** Until applied: the main thread's time on a core, and runnable but waiting for one (the
    * machine's other processes), ms (schedstat; NaN elsewhere). */
   mainCpuMs: number;
   mainWaitMs: number;
+  /** → every chunk durable: each thread's time on a core, by thread name (bench/lib/thread-cpu.ts). */
+  threads: string;
   chunks: number;
 }
 
@@ -358,8 +366,31 @@ async function serverPart(): Promise<void> {
     const c = process.cpuUsage();
     return (c.user + c.system) / 1000;
   };
+  // With --trace: each journal append's time to durable (write + fdatasync), and each other
+  // command's submit → durable (the probe's orders), the longest of each per window.
+  let syncMaxMs = 0;
+  let otherMaxMs = 0;
+  if (TRACE) {
+    const append = rt.journal.append.bind(rt.journal);
+    rt.journal.append = (firstSeq, cmds) => {
+      const t = performance.now();
+      const p = append(firstSeq, cmds);
+      void p.then(() => {
+        syncMaxMs = Math.max(syncMaxMs, performance.now() - t);
+      });
+      return p;
+    };
+  }
   rt.submit = (cmd, seqs) => {
-    if (cmd.type !== 'SettleParlays' && cmd.type !== 'SettleMarket') return submit(cmd, seqs);
+    if (cmd.type !== 'SettleParlays' && cmd.type !== 'SettleMarket') {
+      if (!TRACE) return submit(cmd, seqs);
+      const t = performance.now();
+      const p = submit(cmd, seqs);
+      void p.then(() => {
+        otherMaxMs = Math.max(otherMaxMs, performance.now() - t);
+      });
+      return p;
+    }
     const c0 = threadCpu();
     const t = performance.now();
     const r = submit(cmd, seqs);
@@ -410,6 +441,8 @@ async function serverPart(): Promise<void> {
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const gaps = startGapTrace();
+    syncMaxMs = 0;
+    otherMaxMs = 0;
     await new Promise((r) => setTimeout(r, 300));
     const s = during === undefined ? undefined : await during();
     const left = WINDOW_MS - (performance.now() - t0);
@@ -419,6 +452,10 @@ async function serverPart(): Promise<void> {
     w.serverDelayMs = delay.max / 1e6;
     const g = gaps.stop();
     w.gaps = g.lines;
+    if (TRACE)
+      w.gaps.push(
+        `longest journal append → durable ${f1(syncMaxMs)} ms, other command submit → durable ${f1(otherMaxMs)} ms`,
+      );
     w.serverTurnCpuMs = g.maxOnCoreMs;
     return s === undefined ? { w } : { w, s };
   };
@@ -446,6 +483,7 @@ async function serverPart(): Promise<void> {
       applies = [];
       const seq0 = rt.sequencer.appliedSeq;
       const st0 = schedstat() ?? [Number.NaN, Number.NaN];
+      const threads = startThreadCpu();
       const prof = PROF_DIR === undefined ? undefined : new Session();
       if (prof !== undefined) {
         prof.connect();
@@ -471,7 +509,9 @@ async function serverPart(): Promise<void> {
       ok(await done);
       await rt.sequencer.flush();
       const durableMs = performance.now() - t0;
+      const projectedMs = rt.projector.drain().then(() => performance.now() - t0);
       const cpu = process.cpuUsage(c0);
+      const byThread = threads.stop().line;
       return {
         appliedMs,
         maxApplyMs: Math.max(...applies.map((a) => a.ms)),
@@ -479,9 +519,11 @@ async function serverPart(): Promise<void> {
         medApplyCpuMs: median(applies.map((a) => a.cpuMs)),
         sumApplyCpuMs: applies.reduce((n, a) => n + a.cpuMs, 0),
         durableMs,
+        projectedMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
         mainCpuMs: st1[0] - st0[0],
         mainWaitMs: st1[1] - st0[1],
+        threads: byThread,
         chunks: rt.sequencer.appliedSeq - seq0,
       };
     };
@@ -495,6 +537,7 @@ async function serverPart(): Promise<void> {
       base = (await window()).w;
     }
     const s = set.s!;
+    const projectedMs = await s.projectedMs;
     rows.push({ base, settle: set.w, s });
     if (TRACE) {
       console.log(`worst read wait per 100 ms, settlement window: ${trace(set.w)}`);
@@ -506,7 +549,7 @@ async function serverPart(): Promise<void> {
     const f = (w: Window) =>
       `read max ${f1(Math.max(...w.read))} p99 ${f1(pct(w.read, 99))} ms (answered max ${f1(Math.max(...answered(w.read, w.readLate)))}), order max ${f1(Math.max(...w.order))} p99 ${f1(pct(w.order, 99))} ms (answered max ${f1(Math.max(...answered(w.order, w.orderLate)))}); loop delay server ${f1(w.serverDelayMs)} probe ${f1(w.probeDelayMs)} ms, server's longest turn ${f1(w.serverTurnCpuMs)} ms CPU (${w.read.length}+${w.order.length}, ${w.errors} errors)`;
     console.log(
-      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms (main thread on a core ${f1(s.mainCpuMs)}, waiting for one ${f1(s.mainWaitMs)}), durable ${f1(s.durableMs)} ms, CPU ${f1(s.cpuMs)} ms, ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
+      `round ${round}: built in ${f1(buildS)} s | settle: applied ${f1(s.appliedMs)} ms (main thread on a core ${f1(s.mainCpuMs)}, waiting for one ${f1(s.mainWaitMs)}), durable ${f1(s.durableMs)} ms, history projected ${f1(projectedMs)} ms, CPU ${f1(s.cpuMs)} ms (threads on a core, ms: ${s.threads}), ${s.chunks} commands (incl. probe orders); longest chunk apply ${f1(s.maxApplyMs)} ms wall / ${f1(s.maxApplyCpuMs)} ms CPU, median ${f1(s.medApplyCpuMs)} ms CPU, all applies ${f1(s.sumApplyCpuMs)} ms CPU (${f1((s.sumApplyCpuMs * 1000) / N)} µs a parlay) | during: ${f(set.w)} | baseline: ${f(base)} | load ${load()}`,
     );
   }
   const med = (g: (r: (typeof rows)[number]) => number) => f1(median(rows.map(g)));

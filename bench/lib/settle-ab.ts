@@ -16,6 +16,9 @@ export interface ServerRound {
   mainWaitMs: number;
   appliesUsPerParlay: number;
   readMaxMs: number;
+  orderMaxMs: number;
+  /** The process's CPU for the settlement (every thread's), ms. */
+  cpuMs: number;
   turnCpuMs: number;
   baseTurnCpuMs: number;
   load: number;
@@ -48,6 +51,8 @@ export function parseRun(side: string, at: string, out: string): SideRun {
         mainWaitMs: num(/waiting for one ([\d.]+)\)/, line),
         appliesUsPerParlay: num(/all applies [\d.]+ ms CPU \(([\d.]+) µs a parlay\)/, line),
         readMaxMs: num(/during: read max ([\d.]+)/, line),
+        orderMaxMs: num(/order max ([\d.]+)/, during),
+        cpuMs: num(/ms, CPU ([\d.]+) ms/, line),
         turnCpuMs: num(/server's longest turn ([\d.]+) ms CPU/, during),
         baseTurnCpuMs: num(/server's longest turn ([\d.]+) ms CPU/, base),
         load: num(/\| load ([\d.]+)\s*$/, line),
@@ -106,17 +111,28 @@ export async function settleAb(
     const b = await runSide(second, second === 'branch' ? branchDir : baseDir, args);
     runs.push(first === 'branch' ? { branch: a, base: b } : { branch: b, base: a });
   }
+  reportAb(branchDir, baseDir, runs, parlays);
+}
+
+/** Prints the rounds of `runs` and their per-round ratios, branch ÷ base. */
+export function reportAb(
+  branchDir: string,
+  baseDir: string,
+  runs: { branch: SideRun; base: SideRun }[],
+  parlays: number,
+): void {
+  const pairs = runs.length;
   const us = (ms: number) => (ms * 1000) / parlays;
   console.log(`\nA/B: branch ${resolve(branchDir)} against base ${resolve(baseDir)}, ${pairs} pairs`);
   console.log(
-    '| side | started (UTC) | server round | applied ms | main thread on a core ms (µs a parlay) | waiting for one ms | applies µs a parlay | longest turn ms CPU (baseline window) | read max ms | load | engine chunks CPU ms |',
+    '| side | started (UTC) | server round | applied ms | main thread on a core ms (µs a parlay) | waiting for one ms | applies µs a parlay | longest turn ms CPU (baseline window) | read max ms | order max ms | process CPU ms | load | engine chunks CPU ms |',
   );
-  console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const { branch, base } of runs)
     for (const r of [branch, base])
       for (const [i, s] of r.server.entries())
         console.log(
-          `| ${r.side} | ${r.at} | ${i + 1} | ${f1(s.appliedMs)} | ${f1(s.mainCpuMs)} (${f1(us(s.mainCpuMs))}) | ${f1(s.mainWaitMs)} | ${f1(s.appliesUsPerParlay)} | ${f1(s.turnCpuMs)} (${f1(s.baseTurnCpuMs)}) | ${f1(s.readMaxMs)} | ${f1(s.load)} | ${r.engineChunksCpuMs.map(f1).join(', ')} |`,
+          `| ${r.side} | ${r.at} | ${i + 1} | ${f1(s.appliedMs)} | ${f1(s.mainCpuMs)} (${f1(us(s.mainCpuMs))}) | ${f1(s.mainWaitMs)} | ${f1(s.appliesUsPerParlay)} | ${f1(s.turnCpuMs)} (${f1(s.baseTurnCpuMs)}) | ${f1(s.readMaxMs)} | ${f1(s.orderMaxMs)} | ${f1(s.cpuMs)} | ${f1(s.load)} | ${r.engineChunksCpuMs.map(f1).join(', ')} |`,
         );
   const per = (g: (s: ServerRound) => number) =>
     runs.flatMap(({ branch, base }) =>
@@ -127,6 +143,10 @@ export async function settleAb(
   console.log(`  applies (µs a parlay): ${per((s) => s.appliesUsPerParlay).join(', ')}`);
   console.log(`  longest turn: ${per((s) => s.turnCpuMs).join(', ')}`);
   console.log(`  applied (wall): ${per((s) => s.appliedMs).join(', ')}`);
+  console.log(`  main thread waiting for a core: ${per((s) => s.mainWaitMs).join(', ')}`);
+  console.log(`  process CPU: ${per((s) => s.cpuMs).join(', ')}`);
+  console.log(`  worst read wait: ${per((s) => s.readMaxMs).join(', ')}`);
+  console.log(`  worst order wait: ${per((s) => s.orderMaxMs).join(', ')}`);
   console.log(
     `  engine half, chunked CPU: ${runs.flatMap(({ branch, base }) => branch.engineChunksCpuMs.map((c, i) => ratio(c, base.engineChunksCpuMs[i]!))).join(', ')}`,
   );
@@ -134,6 +154,6 @@ export async function settleAb(
     f1(median(runs.flatMap((r) => r[side].server.map(g))));
   for (const side of ['branch', 'base'] as const)
     console.log(
-      `median ${side}: main thread on a core ${med(side, (s) => s.mainCpuMs)} ms (${med(side, (s) => us(s.mainCpuMs))} µs a parlay), applies ${med(side, (s) => s.appliesUsPerParlay)} µs a parlay, longest turn ${med(side, (s) => s.turnCpuMs)} ms, applied ${med(side, (s) => s.appliedMs)} ms, load ${med(side, (s) => s.load)}`,
+      `median ${side}: main thread on a core ${med(side, (s) => s.mainCpuMs)} ms (${med(side, (s) => us(s.mainCpuMs))} µs a parlay), applies ${med(side, (s) => s.appliesUsPerParlay)} µs a parlay, longest turn ${med(side, (s) => s.turnCpuMs)} ms, applied ${med(side, (s) => s.appliedMs)} ms, waiting ${med(side, (s) => s.mainWaitMs)} ms, read max ${med(side, (s) => s.readMaxMs)} ms, order max ${med(side, (s) => s.orderMaxMs)} ms, process CPU ${med(side, (s) => s.cpuMs)} ms, load ${med(side, (s) => s.load)}`,
     );
 }
