@@ -50,6 +50,9 @@ export function snapshot(s: ExchangeState): Uint8Array {
   return step.value;
 }
 
+/** Bytes of a parlay request's or parlay's JSON with two legs, about (the buffer's estimate). */
+const PARLAY_RECORD_BYTES = 700;
+
 /** Default work per slice of snapshotSlices: a few ms of encoding (measured, docs/journal.md). */
 export const SNAPSHOT_SLICE_WORK = 2_000;
 
@@ -80,7 +83,8 @@ export function* snapshotSlices(
       entries * 24 +
       clientOrders * 160 +
       s.pool.size * 192 +
-      s.placedTerms.size * 128,
+      s.placedTerms.size * 128 +
+      (s.parlay.requests.size + s.parlay.parlays.size) * PARLAY_RECORD_BYTES,
   );
   let work = 0;
   w.str(SNAPSHOT_MAGIC);
@@ -151,7 +155,7 @@ export function* snapshotSlices(
   writeClientOrderIds(s, w);
   // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
   // without parlays keeps its bytes, and so its hash, from before parlays existed.
-  if (!s.parlay.empty) writeParlays(w, s.parlay);
+  if (!s.parlay.empty) yield* writeParlays(w, s.parlay, sliceWork);
   return w.bytes();
 }
 
