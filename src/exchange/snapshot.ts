@@ -29,7 +29,13 @@ import {
   PROTECTED,
   TIF_MASK,
 } from './order-pool.ts';
-import { PARLAY_BOOSTS_MAGIC, PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
+import {
+  PARLAY_BOOSTS_MAGIC,
+  PARLAY_MAGIC,
+  parlaySectionBytes,
+  readParlays,
+  writeParlays,
+} from './parlay-snapshot.ts';
 import { PLACED_TERMS_SECTION, readPlacedTerms, writePlacedTerms } from './placed-terms.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
@@ -49,9 +55,6 @@ export function snapshot(s: ExchangeState): Uint8Array {
   while (!step.done) step = it.next();
   return step.value;
 }
-
-/** Bytes of a parlay request's or parlay's JSON with two legs, about (the buffer's estimate). */
-const PARLAY_RECORD_BYTES = 700;
 
 /** Default work per slice of snapshotSlices: a few ms of encoding (measured, docs/journal.md). */
 export const SNAPSHOT_SLICE_WORK = 2_000;
@@ -84,7 +87,7 @@ export function* snapshotSlices(
       clientOrders * 160 +
       s.pool.size * 192 +
       s.placedTerms.size * 128 +
-      (s.parlay.requests.size + s.parlay.parlays.size) * PARLAY_RECORD_BYTES,
+      parlaySectionBytes(s.parlay),
   );
   let work = 0;
   w.str(SNAPSHOT_MAGIC);
