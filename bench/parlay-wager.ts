@@ -14,7 +14,7 @@
 // (a base without it shows "—"); the three loads rotate their order from round to round.
 //
 //   node --import tsx bench/parlay-wager.ts [--seconds 8] [--runs 3] [--connections 32]
-//     [--ab CHECKOUT] [--cpu-prof DIR] [--node-options FLAGS[,FLAGS…]]
+//     [--ab CHECKOUT] [--cpu-prof DIR] [--node-options FLAGS[,FLAGS…]] [--diag]
 //
 // --ab CHECKOUT: the same rounds also on another checkout's built server (its dist/, e.g. a clone of
 // the base commit), interleaved, so a change is compared with its base in the same run.
@@ -22,6 +22,9 @@
 // --node-options: this checkout's server once per value (comma-separated; an empty value: none, as
 // `npm start`), with NODE_OPTIONS set to it, interleaved, so V8 flags (another young generation,
 // say) are compared in the same rounds.
+// --diag: a second table from inside each server during each load (bench/lib/server-diag.mjs,
+// this checkout's, loaded into every target's server with NODE_OPTIONS=--import): the event loop's
+// delay, GC pauses, the journal's fdatasync calls and CPU by thread — where a tail comes from.
 
 import { rmSync } from 'node:fs';
 import http from 'node:http';
@@ -37,6 +40,8 @@ const CONNECTIONS = numArg('connections', 32);
 const AB = arg('ab');
 const PROF = arg('cpu-prof');
 const NODE_OPTIONS = arg('node-options')?.split(',');
+const DIAG = process.argv.includes('--diag');
+const DIAG_MODULE = new URL('./lib/server-diag.mjs', import.meta.url).href;
 /** How long a taker waits for the house's quote before it counts the round trip as failed. */
 const QUOTE_WAIT_MS = 2_000;
 
@@ -186,9 +191,10 @@ async function prepare(
   dirs: string[],
   nodeOptions?: string,
 ): Promise<Target> {
+  const flags = [nodeOptions, DIAG ? `--import ${DIAG_MODULE}` : undefined].filter((x) => x);
   const env: Record<string, string> = {
     ...benchAppEnv(dirs, 'silent'),
-    ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
+    ...(flags.length === 0 ? {} : { NODE_OPTIONS: flags.join(' ') }),
     TICKBOOK_DEMO: 'false',
     PARLAY_MAX_OPEN_REQUESTS: '10000',
     PARLAY_HOUSE_BANKROLL: '10000000',
@@ -364,6 +370,33 @@ async function run(t: Target, kind: Load, seconds: number): Promise<Result> {
   return r;
 }
 
+/** What bench/lib/server-diag.mjs reports for one load. */
+interface Diag {
+  loopDelayMs: { p50: number; p99: number; max: number };
+  gc: { count: number; ms: number; maxMs: number };
+  fdatasync: { count: number; p50: number; p99: number; max: number };
+  cpuMs: { main: number; startThreads: number; laterThreads: number };
+}
+
+/** `load` run with the server's diagnostics (--diag) measuring it: reset before, read after. */
+async function diagnosed(t: Target, load: () => Promise<Result>): Promise<{ r: Result; d?: Diag }> {
+  if (!DIAG) return { r: await load() };
+  t.server.proc.kill('SIGUSR2');
+  const r = await load();
+  const d = await new Promise<Diag>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no diag message from the server')), 5000);
+    const on = (m: { kind: string; report: Diag }) => {
+      if (m.kind !== 'diag') return;
+      clearTimeout(timer);
+      t.server.proc.off('message', on);
+      resolve(m.report);
+    };
+    t.server.proc.on('message', on);
+    t.server.proc.kill('SIGUSR1');
+  });
+  return { r, d };
+}
+
 /** The wager call alone as a rate: the connections over its mean latency (Little's law). */
 const callRate = (w: Result): number => (CONNECTIONS * 1000) / mean(w.wager);
 
@@ -393,6 +426,7 @@ try {
   );
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const rows = targets.map(() => [] as { w: Result; b: Result | undefined; o: Result }[]);
+  const diags: { round: number; label: string; load: Load; ops: number; d: Diag }[] = [];
   const dash = '—';
   for (let round = 0; round < RUNS; round++) {
     for (const [i, t] of targets.entries()) {
@@ -400,7 +434,11 @@ try {
       const loads: Load[] = t.betPrice === null ? ['wager', 'orders'] : ['wager', 'bet', 'orders'];
       const order = loads.map((_, j) => loads[(j + round) % loads.length]!);
       const got = new Map<Load, Result>();
-      for (const k of order) got.set(k, await run(t, k, SECONDS));
+      for (const k of order) {
+        const { r, d } = await diagnosed(t, () => run(t, k, SECONDS));
+        got.set(k, r);
+        if (d !== undefined) diags.push({ round, label: t.label, load: k, ops: r.ops, d });
+      }
       const w = got.get('wager')!;
       const b = got.get('bet');
       const o = got.get('orders')!;
@@ -434,6 +472,19 @@ try {
     console.log(
       `| ${t.label} | ${Math.round(m((x) => x.w.perSec))} | ${f(m((x) => pct(x.w.lat, 99)))} | ${f(m((x) => pct(x.w.wager, 99)))} | ${Math.round(m((x) => x.w.cpuUs))} | ${betCols} | ${Math.round(m((x) => x.o.perSec))} | ${f(m((x) => pct(x.o.lat, 99)))} | ${Math.round(m((x) => x.o.cpuUs))} | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ${median(ratios).toFixed(2)} | ${calls.map((x) => x.toFixed(2)).join(', ')} | ${median(calls).toFixed(2)} | ${bets.length === 0 ? dash : bets.map((x) => x.toFixed(2)).join(', ')} | ${bets.length === 0 ? dash : median(bets).toFixed(2)} |`,
     );
+  }
+  if (DIAG) {
+    console.log('\nInside the server during each load (--diag; bench/lib/server-diag.mjs)\n');
+    console.log(
+      '| round | target | load | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms | fdatasync calls | fdatasync p50 / p99 / max ms | CPU µs per op: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (SQL worker) |',
+    );
+    console.log('|---:|---|---|---|---|---:|---|---|');
+    for (const { round, label, load, ops, d } of diags) {
+      const us = (ms: number) => Math.round((ms * 1000) / Math.max(1, ops));
+      console.log(
+        `| ${round + 1} | ${label} | ${load} | ${f(d.loopDelayMs.p50)} / ${f(d.loopDelayMs.p99)} / ${f(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f(d.gc.maxMs)} | ${d.fdatasync.count} | ${f(d.fdatasync.p50)} / ${f(d.fdatasync.p99)} / ${f(d.fdatasync.max)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} |`,
+      );
+    }
   }
   console.log(
     '\ngoal (the whole round trip): p99 ≤ 20 ms and wagers/s ≥ 0.5 × orders/s of the same run; the bet in one call is held to the same goal',

@@ -1,6 +1,8 @@
 // Server-side diagnostics for bench/orders-ws.ts --diag, loaded into the bench's server child
-// (orders-child.mjs) before the server starts. Measures, between SIGUSR2 (start) and SIGUSR1
-// (report, one `DIAG {json}` line on stdout):
+// (orders-child.mjs) before the server starts, and for bench/parlay-wager.ts --diag (through
+// NODE_OPTIONS=--import, so a base checkout's server is measured the same way). Measures, between
+// SIGUSR2 (start) and SIGUSR1 (report, one `DIAG {json}` line on stdout, and an IPC message
+// {kind: 'diag', report} when the server was forked):
 //   - the event loop's delay (perf_hooks monitorEventLoopDelay, 1 ms resolution);
 //   - GC pauses (perf_hooks 'gc' entries): count, total and longest;
 //   - the journal's group commits as the file system sees them: fdatasync calls and their
@@ -118,4 +120,6 @@ process.on('SIGUSR1', async () => {
     heapDelta,
   };
   process.stdout.write(`DIAG ${JSON.stringify(report)}\n`);
+  // a forked server (bench/lib/app-child.mjs, whose stdout is not read) gets it over IPC as well
+  process.send?.({ kind: 'diag', report });
 });

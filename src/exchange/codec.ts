@@ -56,6 +56,28 @@ export class BinWriter {
     this.str(JSON.stringify(v));
   }
 
+  /**
+   * Starts a string written in parts (`strPart`, then `strEnd` with the offset returned here): the
+   * same bytes as `str` of the parts joined, without holding the joined text at once, so a large
+   * value can be written across several slices of a snapshot.
+   */
+  strStart(): number {
+    this.ensure(4);
+    const at = this.off;
+    this.off += 4;
+    return at;
+  }
+
+  strPart(s: string): void {
+    this.ensure(s.length * 3);
+    this.off += this.buf.write(s, this.off, 'utf8');
+  }
+
+  /** Ends the string `strStart` began at `at`: its length (UTF-8 bytes) before it. */
+  strEnd(at: number): void {
+    this.view.setUint32(at, this.off - at - 4, true);
+  }
+
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.off);
   }

@@ -29,7 +29,13 @@ import {
   PROTECTED,
   TIF_MASK,
 } from './order-pool.ts';
-import { PARLAY_BOOSTS_MAGIC, PARLAY_MAGIC, readParlays, writeParlays } from './parlay-snapshot.ts';
+import {
+  PARLAY_BOOSTS_MAGIC,
+  PARLAY_MAGIC,
+  parlaySectionBytes,
+  readParlays,
+  writeParlays,
+} from './parlay-snapshot.ts';
 import { PLACED_TERMS_SECTION, readPlacedTerms, writePlacedTerms } from './placed-terms.ts';
 import { newPos } from './positions.ts';
 import { book, link, rebuildExpiries } from './resting-orders.ts';
@@ -80,7 +86,8 @@ export function* snapshotSlices(
       entries * 24 +
       clientOrders * 160 +
       s.pool.size * 192 +
-      s.placedTerms.size * 128,
+      s.placedTerms.size * 128 +
+      parlaySectionBytes(s.parlay),
   );
   let work = 0;
   w.str(SNAPSHOT_MAGIC);
@@ -151,7 +158,7 @@ export function* snapshotSlices(
   writeClientOrderIds(s, w);
   // Parlays (parlay-state.ts), after everything else and only once a request was ever made: a state
   // without parlays keeps its bytes, and so its hash, from before parlays existed.
-  if (!s.parlay.empty) writeParlays(w, s.parlay);
+  if (!s.parlay.empty) yield* writeParlays(w, s.parlay, sliceWork);
   return w.bytes();
 }
 
