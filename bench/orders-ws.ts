@@ -216,7 +216,14 @@ for (const dir of values.ab?.split(',') ?? []) {
 
 interface Diag {
   loopDelayMs: { p50: number; p99: number; max: number };
-  gc: { count: number; ms: number; maxMs: number };
+  gc: {
+    count: number;
+    ms: number;
+    maxMs: number;
+    /** Scavenges and mark-compacts (the rest: incremental marking steps, weak callbacks). */
+    minor: { count: number; ms: number };
+    major: { count: number; ms: number };
+  };
   fdatasync: { count: number; p50: number; p99: number; max: number };
   writes: number;
   writeBytes: number;
@@ -337,14 +344,14 @@ TARGETS.forEach((t, i) => {
 if (values.diag) {
   console.log('\nInside the server during each load (--diag; bench/lib/server-diag.mjs)\n');
   console.log(
-    `| round | target | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms | fdatasync /s | fdatasync p50 / p99 ms | orders per commit | KB per commit | CPU µs/order: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (largest: SQL worker) |${values.alloc ? ' heap KB allocated per order |' : ''}`,
+    `| round | target | loop delay p50 / p99 / max ms | GC pauses: count, total ms, longest ms (scavenges: count, ms; mark-compacts: count, ms) | fdatasync /s | fdatasync p50 / p99 ms | orders per commit | KB per commit | CPU µs/order: main thread, threads from the start (V8 GC helpers, libuv pool), later threads (largest: SQL worker) |${values.alloc ? ' heap KB allocated per order |' : ''}`,
   );
   console.log(`|---:|---|---|---|---:|---|---:|---:|---|${values.alloc ? '---:|' : ''}`);
   for (const { round, label, n, seconds, d } of diags) {
     const us = (ms: number) => Math.round((ms * 1000) / n);
     const commits = Math.max(1, d.fdatasync.count);
     console.log(
-      `| ${round + 1} | ${label} | ${f1(d.loopDelayMs.p50)} / ${f1(d.loopDelayMs.p99)} / ${f1(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f1(d.gc.maxMs)} | ${Math.round(d.fdatasync.count / seconds)} | ${f1(d.fdatasync.p50)} / ${f1(d.fdatasync.p99)} | ${Math.round(n / commits)} | ${Math.round(d.writeBytes / Math.max(1, d.writes) / 1024)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} (${us(d.cpuMs.largestLaterThread)}) |${values.alloc ? ` ${d.gc.count === 0 ? (d.heapDelta / n / 1024).toFixed(2) : `— (${d.gc.count} GCs)`} |` : ''}`,
+      `| ${round + 1} | ${label} | ${f1(d.loopDelayMs.p50)} / ${f1(d.loopDelayMs.p99)} / ${f1(d.loopDelayMs.max)} | ${d.gc.count}, ${Math.round(d.gc.ms)}, ${f1(d.gc.maxMs)} (${d.gc.minor.count}, ${Math.round(d.gc.minor.ms)}; ${d.gc.major.count}, ${Math.round(d.gc.major.ms)}) | ${Math.round(d.fdatasync.count / seconds)} | ${f1(d.fdatasync.p50)} / ${f1(d.fdatasync.p99)} | ${Math.round(n / commits)} | ${Math.round(d.writeBytes / Math.max(1, d.writes) / 1024)} | ${us(d.cpuMs.main)}, ${us(d.cpuMs.startThreads)}, ${us(d.cpuMs.laterThreads)} (${us(d.cpuMs.largestLaterThread)}) |${values.alloc ? ` ${d.gc.count === 0 ? (d.heapDelta / n / 1024).toFixed(2) : `— (${d.gc.count} GCs)`} |` : ''}`,
     );
   }
 }

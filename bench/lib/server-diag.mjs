@@ -16,10 +16,21 @@
 
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
-const st = { syncMs: [], writes: 0, writeBytes: 0, gcMs: 0, gcN: 0, gcMax: 0 };
+const st = {
+  syncMs: [],
+  writes: 0,
+  writeBytes: 0,
+  gcMs: 0,
+  gcN: 0,
+  gcMax: 0,
+  gcMinorN: 0,
+  gcMinorMs: 0,
+  gcMajorN: 0,
+  gcMajorMs: 0,
+};
 const fdatasync = fs.fdatasync;
 fs.fdatasync = (fd, cb) => {
   const t = performance.now();
@@ -40,6 +51,14 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     st.gcN++;
     st.gcMs += e.duration;
+    // Scavenges (minor) cost what survives them; mark-compacts (major) what the old space holds.
+    if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+      st.gcMajorN++;
+      st.gcMajorMs += e.duration;
+    } else if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+      st.gcMinorN++;
+      st.gcMinorMs += e.duration;
+    }
     if (e.duration > st.gcMax) st.gcMax = e.duration;
   }
 }).observe({ entryTypes: ['gc'] });
@@ -84,7 +103,18 @@ process.on('SIGUSR2', () => {
     }).catch((e) => process.stderr.write(`heap sampling: ${e.message}\n`));
   delay.reset();
   heap0 = v8.getHeapStatistics().used_heap_size;
-  Object.assign(st, { syncMs: [], writes: 0, writeBytes: 0, gcMs: 0, gcN: 0, gcMax: 0 });
+  Object.assign(st, {
+    syncMs: [],
+    writes: 0,
+    writeBytes: 0,
+    gcMs: 0,
+    gcN: 0,
+    gcMax: 0,
+    gcMinorN: 0,
+    gcMinorMs: 0,
+    gcMajorN: 0,
+    gcMajorMs: 0,
+  });
   cpu0 = threadCpu();
 });
 process.on('SIGUSR1', async () => {
@@ -112,7 +142,13 @@ process.on('SIGUSR1', async () => {
   const q = (p) => (s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))] : Number.NaN);
   const report = {
     loopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
-    gc: { count: st.gcN, ms: st.gcMs, maxMs: st.gcMax },
+    gc: {
+      count: st.gcN,
+      ms: st.gcMs,
+      maxMs: st.gcMax,
+      minor: { count: st.gcMinorN, ms: st.gcMinorMs },
+      major: { count: st.gcMajorN, ms: st.gcMajorMs },
+    },
     fdatasync: { count: s.length, p50: q(0.5), p99: q(0.99), max: q(1) },
     writes: st.writes,
     writeBytes: st.writeBytes,

@@ -35,6 +35,9 @@ function getU64(buf: Buffer, off: number): number {
   return buf.readUInt32LE(off) + buf.readUInt32LE(off + 4) * 0x1_0000_0000;
 }
 
+/** The 16 bytes after the CRC field (seq and durable seq) of the record being encoded. */
+const CRC_HEAD = Buffer.alloc(16);
+
 /** Encodes consecutive records firstSeq, firstSeq+1, ... into one buffer (one write). */
 export function encodeRecords(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
   // Each payload's text is encoded straight into the one buffer (no Buffer per record, no copy).
@@ -49,13 +52,17 @@ export function encodeRecords(firstSeq: number, durableSeq: number, payloads: re
   let off = 0;
   for (let i = 0; i < payloads.length; i++) {
     const n = lengths[i]!;
+    const text = payloads[i]!;
     out.writeUInt32LE(n, off);
     putU64(out, off + 8, firstSeq + i);
     putU64(out, off + 16, durableSeq);
-    out.write(payloads[i]!, off + HEADER_BYTES, n, 'utf8');
-    const end = off + HEADER_BYTES + n;
-    out.writeUInt32LE(crc32(out.subarray(off + 8, end)), off + 4);
-    off = end;
+    out.write(text, off + HEADER_BYTES, n, 'utf8');
+    // The CRC of bytes 8 .. end, in two steps (the two u64 from a scratch buffer, then the payload's
+    // text, which crc32 reads as UTF-8: the bytes just written) rather than over a view of the
+    // record: a view is a JavaScript object per record, and every order is a record.
+    out.copy(CRC_HEAD, 0, off + 8, off + HEADER_BYTES);
+    out.writeUInt32LE(crc32(text, crc32(CRC_HEAD)), off + 4);
+    off += HEADER_BYTES + n;
   }
   return out;
 }

@@ -262,10 +262,13 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
     // One `then` on the sequencer's promise, not an async function around it: this runs for every
     // order, and each async frame is a promise and a turn more.
+    // The closure keeps the type, not the command: the sequencer journals its own copy (stamped
+    // with ts), and holding this one too until the commit kept both alive through scavenges.
     const t0 = performance.now();
+    const type = cmd.type;
     return this.sequencer.submit(this.budgeted(cmd), seqs).then((r) => {
       this.onCommitLatency?.((performance.now() - t0) / 1000);
-      this.count(cmd.type, r.ok);
+      this.count(type, r.ok);
       return r;
     });
   }

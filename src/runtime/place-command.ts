@@ -24,7 +24,8 @@ export interface PlaceRequest {
   mmp?: boolean;
 }
 
-export type PlaceCommand = CommandInput & { type: 'PlaceOrder' };
+/** `ts` is the sequencer's to stamp: declared (undefined) so that stamping it adds no property. */
+export type PlaceCommand = CommandInput & { type: 'PlaceOrder'; ts?: undefined };
 
 /**
  * The longest GTT time to live: 30 days (docs/http.md "Trading semantics"). An unbounded ttl let
@@ -49,10 +50,14 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
   if (b.reprice === true && b.tif !== 'PO') {
     throw new ApiError('VALIDATION_FAILED', 'body/reprice applies to PO orders only');
   }
-  // The journal's key order (ttl before flags; absent options add no key, so the journaled
-  // command stays byte-identical). The options after clientOrderId are set on the object rather
-  // than spread from a literal each: this runs for every order.
-  const cmd: PlaceCommand = {
+  // The journal's key order, every key the journaled command can carry declared here, in that
+  // order: an absent option is an undefined value, which JSON.stringify leaves out (the journaled
+  // command stays byte-identical), and the keys set later — the sequencer's `ts`, the engine's
+  // handles `ah` and `oh` (docs/journal.md) — are stores into slots the object already has, not
+  // new properties. Added later, each grew the object (a new hidden class, a properties array
+  // copied) on every order, and the command lives until its group commit, so that copy was
+  // scavenged and promoted with it.
+  return {
     type: 'PlaceOrder',
     orderId,
     accountId,
@@ -61,12 +66,14 @@ export function placeCommand(accountId: Id, orderId: Id, b: PlaceRequest): Place
     price: tick,
     qty: b.qty,
     tif: b.tif,
-    ...(b.ttl !== undefined ? { ttl: b.ttl } : {}),
+    ttl: b.ttl,
     flags: b.flags ?? null,
     clientOrderId: b.clientOrderId ?? null,
+    stp: b.stp,
+    reprice: b.reprice === true ? true : undefined,
+    mmp: b.mmp === true ? true : undefined,
+    ts: undefined,
+    ah: undefined,
+    oh: undefined,
   };
-  if (b.stp !== undefined) cmd.stp = b.stp;
-  if (b.reprice === true) cmd.reprice = true;
-  if (b.mmp === true) cmd.mmp = true;
-  return cmd;
 }

@@ -13,7 +13,29 @@ import { type BookTick, type TickMarket, tickFill, tickMarket, tickOrder } from 
 
 export type { BookGroup, CommandFrames };
 
-export const bookKey = (marketId: Id, currency: Currency): string => `${marketId}:${currency}`;
+/** Book keys by currency, then market, each made once (bounded: cleared past this many). */
+const BOOK_KEYS = new Map<Currency, Map<Id, string>>();
+const MAX_BOOK_KEYS = 100_000;
+
+/**
+ * A book's key, `marketId:currency`. Every order's ticks name their book, and the text made per
+ * call (a concatenation, flattened again when a map hashes it) was an order's garbage: the key of
+ * a book is the same string every time.
+ */
+export function bookKey(marketId: Id, currency: Currency): string {
+  let byMarket = BOOK_KEYS.get(currency);
+  if (byMarket === undefined) {
+    byMarket = new Map();
+    BOOK_KEYS.set(currency, byMarket);
+  }
+  let key = byMarket.get(marketId);
+  if (key === undefined) {
+    if (byMarket.size >= MAX_BOOK_KEYS) byMarket.clear();
+    key = `${marketId}:${currency}`;
+    byMarket.set(marketId, key);
+  }
+  return key;
+}
 
 /** A book tick as captured at apply time: the rest is records (its book's market is the group's). */
 interface CapturedTick {

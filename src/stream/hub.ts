@@ -191,13 +191,13 @@ export class StreamHub {
     if (ch.kind === 'shared') {
       const frames = out as Frames;
       const conns = this.subs.of(ch.name);
-      this.logs.channel(ch, null)!.append({ seq: j, journalSeq: j, ts: now, frames }, conns !== undefined);
+      this.logs.channel(ch, null)!.appendFrames(j, j, now, frames, conns !== undefined);
       if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, framesOf(frames), j);
       return;
     }
     for (const [account, frames] of out as Map<Id, Frames>) {
       const conns = this.subs.ofAccount(ch.name, account);
-      this.logs.account(ch, account).append({ seq: j, journalSeq: j, ts: now, frames }, conns !== undefined);
+      this.logs.account(ch, account).appendFrames(j, j, now, frames, conns !== undefined);
       if (conns !== undefined) for (const c of conns) this.sendChannel(c, ch.name, framesOf(frames), j);
     }
   }
@@ -205,7 +205,7 @@ export class StreamHub {
   private releaseBook(g: BookGroup, journalSeq: number, now: number): void {
     const subs = this.subs.books.get(g.key);
     const log = this.logs.book(g.key, g.seq - 1);
-    log.append({ seq: g.seq, journalSeq, ts: now, frames: g.frames }, subs !== undefined);
+    log.appendFrames(g.seq, journalSeq, now, g.frames, subs !== undefined);
     if (this.logs.appliedBookSeq.get(g.key) === g.seq) this.logs.appliedBookSeq.delete(g.key);
     if (subs === undefined) return;
     for (const s of subs) {

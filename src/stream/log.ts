@@ -89,15 +89,23 @@ export class StreamLog {
    * built first, so the charge is their text.
    */
   append(e: LogEntry, readNow = false): void {
-    if (readNow) framesOf(e.frames);
-    const count = countOf(e.frames);
-    const bytes = ENTRY_OVERHEAD + textBytes(e.frames) + count * FRAME_OVERHEAD;
+    this.appendFrames(e.seq, e.journalSeq, e.ts, e.frames, readNow);
+  }
+
+  /**
+   * `append` without the entry object: the hub appends two or three entries per order, and each
+   * `{seq, journalSeq, ts, frames}` it built was garbage the moment the held entry copied it.
+   */
+  appendFrames(seq: number, journalSeq: number, ts: number, frames: Frames, readNow = false): void {
+    if (readNow) framesOf(frames);
+    const count = countOf(frames);
+    const bytes = ENTRY_OVERHEAD + textBytes(frames) + count * FRAME_OVERHEAD;
     this.appendedBytes += bytes;
     const held: HeldEntry = {
-      seq: e.seq,
-      journalSeq: e.journalSeq,
-      ts: e.ts,
-      frames: e.frames,
+      seq,
+      journalSeq,
+      ts,
+      frames,
       count,
       bytes,
       cum: this.appendedBytes,

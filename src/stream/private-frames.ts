@@ -37,10 +37,10 @@ function ownerOf(e: DomainEvent): Id | undefined {
   }
 }
 
-function frameOf(e: Item, cmd: Command, journalSeq: number, viewer: Id): string {
+function frameOf(e: Item, cmd: Command | undefined, journalSeq: number, viewer: Id): string {
   if (typeof e === 'string') return e;
   if (!('kind' in e)) return e.make();
-  if (e.kind === 'ParlayChanged') return parlayFrame(cmd, e.parlay, viewer, journalSeq);
+  if (e.kind === 'ParlayChanged') return parlayFrame(cmd!, e.parlay, viewer, journalSeq);
   // An amended order is announced as a placement of its new state (docs/stream.md).
   if (e.kind === 'OrderPlaced' || e.kind === 'OrderAmended')
     return envelope('place', privatePlace(e.order), { journalSeq });
@@ -59,7 +59,12 @@ class PrivateFrames extends LazyFrames {
   constructor(
     estimate: number,
     private list: readonly Item[],
-    private readonly cmd: Command,
+    /**
+     * The command, for a parlay's envelope only (its event name); undefined for a list without
+     * one. Retention keeps these frames long after the command's commit, and an order's frames
+     * need nothing of it: holding it kept every placement's command alive (and promoted) with them.
+     */
+    private cmd: Command | undefined,
     private readonly journalSeq: number,
     /** The account whose log holds these frames (a parlay's envelope is written for its viewer). */
     private readonly viewer: Id,
@@ -76,6 +81,7 @@ class PrivateFrames extends LazyFrames {
 
   protected override release(): void {
     this.list = NO_ITEMS;
+    this.cmd = undefined;
   }
 }
 
@@ -110,16 +116,16 @@ export function privateFrames(x: FrameInput): Map<Id, Frames> | undefined {
   const out = items as Map<Id, Item[] | Frames>;
   for (const [account, list] of items) {
     let estimate = 0;
-    for (const it of list)
-      estimate +=
-        typeof it === 'string'
-          ? it.length
-          : !('kind' in it)
-            ? it.bytes
-            : it.kind === 'ParlayChanged'
-              ? parlayFrameBytes(it.parlay)
-              : ENVELOPE_BYTES;
-    out.set(account, new PrivateFrames(estimate, list, cmd, journalSeq, account));
+    let parlay = false;
+    for (const it of list) {
+      if (typeof it === 'string') estimate += it.length;
+      else if (!('kind' in it)) estimate += it.bytes;
+      else if (it.kind === 'ParlayChanged') {
+        estimate += parlayFrameBytes(it.parlay);
+        parlay = true;
+      } else estimate += ENVELOPE_BYTES;
+    }
+    out.set(account, new PrivateFrames(estimate, list, parlay ? cmd : undefined, journalSeq, account));
   }
   return out as Map<Id, Frames>;
 }

@@ -170,17 +170,26 @@ export class TradeSession {
     }
     this.inFlight++;
     const done = env.type === 'auth' ? this.reauthenticate(env) : this.run(env, type!);
+    this.answer(done, env.type, env.id);
+  }
+
+  /**
+   * Sends the answer once it settles. A method of its own, so that the callbacks' context holds the
+   * type and id only: closures in `handle` would keep the parsed frame (its `data`, the request)
+   * alive until the command's group commit, through every scavenge meanwhile.
+   */
+  private answer(done: Promise<Answer>, type: string, id: RequestId): void {
     done.then(
       (answer) => {
         // The ResultFrame's keys in order, written around the result's JSON (no frame object per
         // answer): the type is a known message type, the id a string or a safe integer.
         this.send(
-          `{"type":"${env.type}","id":${typeof env.id === 'number' ? env.id : JSON.stringify(env.id)},"seq":${answer.seq},"result":${answer.json ?? JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
+          `{"type":"${type}","id":${typeof id === 'number' ? id : JSON.stringify(id)},"seq":${answer.seq},"result":${answer.json ?? JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
         );
         this.freed();
       },
       (err: unknown) => {
-        this.sendError(env.id, err);
+        this.sendError(id, err);
         this.freed();
       },
     );
