@@ -44,6 +44,13 @@ export function projectionStatement(
   batch: HistoryBatch,
   name: string,
   toSeq: number,
+  /**
+   * The statement as it was before plain inserts: every order row an upsert, fills and ledger rows
+   * skipped when their key exists. Only for a run whose plain statement failed on a unique key (an
+   * order id used again after its order ended: ids are meant never to repeat, src/ids.ts, but the
+   * engine refuses only the ids of live orders), so that one row cannot stop the history.
+   */
+  tolerant = false,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [name, toSeq];
   const p = (v: unknown): string => {
@@ -97,7 +104,7 @@ export function projectionStatement(
   if (batch.orders.size > 0) {
     const placed: OrderRow[] = [];
     const earlier: OrderRow[] = [];
-    for (const r of batch.orders.values()) (r.placed ? placed : earlier).push(r);
+    for (const r of batch.orders.values()) (r.placed && !tolerant ? placed : earlier).push(r);
     if (placed.length > 0) ctes.push(`o AS (${orderRows(placed)})`);
     if (earlier.length > 0) {
       ctes.push(`u AS (${orderRows(earlier)}
@@ -144,7 +151,7 @@ export function projectionStatement(
          ${p(f.map((x) => x.qty))}::bigint[], ${p(f.map((x) => x.isTaker))}::bool[],
          ${p(f.map((x) => x.isWash))}::bool[], ${p(f.map((x) => x.fee))}::bigint[],
          ${p(f.map((x) => x.feeCoefficient))}::float8[], ${p(f.map((x) => x.ts))}::bigint[])
-       WHERE ${fresh})`);
+       WHERE ${fresh}${tolerant ? ' ON CONFLICT (id) DO NOTHING' : ''})`);
   }
   if (batch.ledger.length > 0) {
     const l = batch.ledger;
@@ -178,7 +185,7 @@ export function projectionStatement(
            l.map((x) => x.marketId),
            'text',
          )})
-       WHERE ${fresh})`);
+       WHERE ${fresh}${tolerant ? ' ON CONFLICT (seq, n) DO NOTHING' : ''})`);
   }
   // Every data-modifying CTE runs to completion whether or not the outer statement reads it.
   const sql = `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : ''}UPDATE projection_watermark SET seq = $2 WHERE name = $1 AND seq < $2`;

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { OrderRecord } from '../../src/exchange/types.ts';
 import { HistoryBatch } from '../../src/runtime/history.ts';
 import { projectionStatement } from '../../src/runtime/history-write.ts';
+import { HistoryProjector } from '../../src/runtime/projector.ts';
 import type { Queryable } from '../../src/store/types.ts';
 import { projectSeparately, TradingHistory } from '../helpers/history-reference.ts';
 import { openTestStore, storeKinds } from '../helpers/store.ts';
@@ -111,3 +112,97 @@ for (const kind of storeKinds()) {
     }
   });
 }
+
+for (const kind of storeKinds()) {
+  test(`${kind}: an order id used again fails the plain statement; the tolerant one replaces the row`, async () => {
+    const store = await openTestStore(kind);
+    try {
+      const order: OrderRecord = {
+        id: '0190a3c4-0000-7000-8000-000000000002',
+        accountId: '0190a3c4-0000-7000-8000-0000000000a1',
+        outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
+        marketId: '0190a3c4-0000-7000-8000-0000000000c1',
+        currency: 'CASH',
+        price: 47,
+        qty: 1_000,
+        originalQty: 1_000,
+        tif: 'GTC',
+        expiresAt: null,
+        flags: null,
+        clientOrderId: null,
+        status: 'CANCELED',
+        createdAt: 1_700_000_000_000,
+        updatedAt: 1_700_000_000_000,
+      };
+      const first = new HistoryBatch();
+      first.add(1, [{ kind: 'OrderPlaced', order }], 1_700_000_000_000);
+      const st1 = projectionStatement(first, 'history', 1);
+      await store.query(st1.sql, st1.params);
+      const again = new HistoryBatch();
+      again.add(
+        2,
+        [{ kind: 'OrderPlaced', order: { ...order, price: 52, status: 'RESTING' } }],
+        1_700_000_000_001,
+      );
+      const plain = projectionStatement(again, 'history', 2);
+      await assert.rejects(
+        store.query(plain.sql, plain.params),
+        (err: { code?: string }) => err.code === '23505',
+      );
+      assert.deepEqual(
+        (await store.query('SELECT seq FROM projection_watermark')).rows.map((r) => Number(r.seq)),
+        [1],
+      );
+      const tolerant = projectionStatement(again, 'history', 2, true);
+      await store.query(tolerant.sql, tolerant.params);
+      const rows = (await store.query('SELECT price, status, seq FROM order_history')).rows;
+      assert.deepEqual(
+        rows.map((r) => [r.price, r.status, Number(r.seq)]),
+        [[52, 'RESTING', 2]],
+      );
+      assert.deepEqual(
+        (await store.query('SELECT seq FROM projection_watermark')).rows.map((r) => Number(r.seq)),
+        [2],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+test('pglite: the projector retries a run that hit a used order id with the tolerant statement', async () => {
+  const store = await openTestStore('pglite', { thread: 'worker' });
+  try {
+    const projector = await HistoryProjector.open(store);
+    const order: OrderRecord = {
+      id: '0190a3c4-0000-7000-8000-000000000003',
+      accountId: '0190a3c4-0000-7000-8000-0000000000a1',
+      outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
+      marketId: '0190a3c4-0000-7000-8000-0000000000c1',
+      currency: 'CASH',
+      price: 47,
+      qty: 1_000,
+      originalQty: 1_000,
+      tif: 'GTC',
+      expiresAt: null,
+      flags: null,
+      clientOrderId: null,
+      status: 'CANCELED',
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+    };
+    const wm = projector.watermark;
+    projector.enqueue(wm + 1, [{ ok: true, events: [{ kind: 'OrderPlaced', order }] }]);
+    await projector.drain();
+    projector.enqueue(wm + 2, [
+      { ok: true, events: [{ kind: 'OrderPlaced', order: { ...order, price: 52 } }] },
+    ]);
+    await projector.drain();
+    assert.equal(projector.watermark, wm + 2);
+    const rows = (await store.query('SELECT price FROM order_history WHERE id = $1', [order.id])).rows;
+    assert.deepEqual(rows, [{ price: 52 }]);
+    await projector.close();
+  } finally {
+    await store.close();
+  }
+});
