@@ -24,6 +24,28 @@ async function dump(q: Queryable) {
   };
 }
 
+/** An order record of the test account, market and outcome; `over` sets any other field. */
+function testOrder(id: string, over: Partial<OrderRecord> = {}): OrderRecord {
+  return {
+    id,
+    accountId: '0190a3c4-0000-7000-8000-0000000000a1',
+    outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
+    marketId: '0190a3c4-0000-7000-8000-0000000000c1',
+    currency: 'CASH',
+    price: 47,
+    qty: 1_000,
+    originalQty: 1_000,
+    tif: 'GTC',
+    expiresAt: null,
+    flags: null,
+    clientOrderId: null,
+    status: 'CANCELED',
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    ...over,
+  };
+}
+
 for (const kind of storeKinds()) {
   test(`${kind}: the one-statement projection writes what separate statements write`, async () => {
     const [a, b] = [await openTestStore(kind), await openTestStore(kind)];
@@ -78,24 +100,13 @@ for (const kind of storeKinds()) {
     const store = await openTestStore(kind);
     try {
       const id = '0190a3c4-0000-7000-8000-000000000001';
-      const acct = '0190a3c4-0000-7000-8000-0000000000a1';
-      const order: OrderRecord = {
-        id,
-        accountId: acct,
-        outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
-        marketId: '0190a3c4-0000-7000-8000-0000000000c1',
-        currency: 'CASH',
-        price: 47,
+      const order = testOrder(id, {
         qty: 1_000_000,
         originalQty: 1_000_000,
-        tif: 'GTC',
-        expiresAt: null,
         flags: 'a,b {c}',
         clientOrderId: 'x,"y"\\z NULL',
         status: 'RESTING',
-        createdAt: 1_700_000_000_000,
-        updatedAt: 1_700_000_000_000,
-      };
+      });
       const h = new HistoryBatch();
       h.add(1, [{ kind: 'OrderPlaced', order }], 1_700_000_000_000);
       const st = projectionStatement(h, 'history', 1);
@@ -117,23 +128,7 @@ for (const kind of storeKinds()) {
   test(`${kind}: an order id used again fails the plain statement; the tolerant one replaces the row`, async () => {
     const store = await openTestStore(kind);
     try {
-      const order: OrderRecord = {
-        id: '0190a3c4-0000-7000-8000-000000000002',
-        accountId: '0190a3c4-0000-7000-8000-0000000000a1',
-        outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
-        marketId: '0190a3c4-0000-7000-8000-0000000000c1',
-        currency: 'CASH',
-        price: 47,
-        qty: 1_000,
-        originalQty: 1_000,
-        tif: 'GTC',
-        expiresAt: null,
-        flags: null,
-        clientOrderId: null,
-        status: 'CANCELED',
-        createdAt: 1_700_000_000_000,
-        updatedAt: 1_700_000_000_000,
-      };
+      const order = testOrder('0190a3c4-0000-7000-8000-000000000002');
       const first = new HistoryBatch();
       first.add(1, [{ kind: 'OrderPlaced', order }], 1_700_000_000_000);
       const st1 = projectionStatement(first, 'history', 1);
@@ -174,23 +169,7 @@ test('pglite: the projector retries a run that hit a used order id with the tole
   const store = await openTestStore('pglite', { thread: 'worker' });
   try {
     const projector = await HistoryProjector.open(store);
-    const order: OrderRecord = {
-      id: '0190a3c4-0000-7000-8000-000000000003',
-      accountId: '0190a3c4-0000-7000-8000-0000000000a1',
-      outcomeId: '0190a3c4-0000-7000-8000-0000000000b1',
-      marketId: '0190a3c4-0000-7000-8000-0000000000c1',
-      currency: 'CASH',
-      price: 47,
-      qty: 1_000,
-      originalQty: 1_000,
-      tif: 'GTC',
-      expiresAt: null,
-      flags: null,
-      clientOrderId: null,
-      status: 'CANCELED',
-      createdAt: 1_700_000_000_000,
-      updatedAt: 1_700_000_000_000,
-    };
+    const order = testOrder('0190a3c4-0000-7000-8000-000000000003');
     const wm = projector.watermark;
     projector.enqueue(wm + 1, [{ ok: true, events: [{ kind: 'OrderPlaced', order }] }]);
     await projector.drain();
