@@ -23,8 +23,12 @@ interface LedgerRow extends LedgerRowDraft {
 
 /** Rows gathered from the events of one group commit. */
 export class HistoryBatch {
-  /** Latest version of each order placed or cancelled in the batch. */
-  readonly orders = new Map<Id, { order: OrderRecord; seq: number; own: boolean }>();
+  /**
+   * Latest version of each order placed, amended or cancelled in the batch. `placed`: its
+   * OrderPlaced is in this batch, so no earlier projection wrote its row (a plain insert); any
+   * other is a row written before (an upsert, history-write.ts).
+   */
+  readonly orders = new Map<Id, { order: OrderRecord; seq: number; own: boolean; placed: boolean }>();
   /**
    * Maker fills on orders placed in an earlier batch: the engine reports them only as fills, so
    * the row's remaining qty is reduced by the filled payout (and the order FILLED at zero).
@@ -50,12 +54,14 @@ export class HistoryBatch {
         // amend's new price and originalQty); OrderCanceled the final state. Either supersedes any earlier delta for that order.
         case 'OrderPlaced':
         case 'OrderAmended':
-        case 'OrderCanceled':
+        case 'OrderCanceled': {
           // The event's record itself (events are never changed once made); copied only if a
           // maker fill later in the batch changes it (`own`).
-          this.orders.set(e.order.id, { order: e.order, seq, own: false });
+          const placed = e.kind === 'OrderPlaced' || this.orders.get(e.order.id)?.placed === true;
+          this.orders.set(e.order.id, { order: e.order, seq, own: false, placed });
           this.makerDeltas.delete(e.order.id);
           break;
+        }
         case 'OrderFilled': {
           const f = e.fill;
           this.fills.push(f);

@@ -57,8 +57,11 @@ export class HistoryProjector {
   private gathered: number;
   /** Batches sealed full (a backlog), oldest first, each with its last seq: projected before `open`. */
   private sealed: { batch: HistoryBatch; to: number }[] = [];
-  /** A statement that failed: retried, alone and first, before `open` (its rows come earlier). */
-  private failed: { batch: HistoryBatch; to: number } | undefined;
+  /**
+   * A statement that failed: retried, alone and first, before `open` (its rows come earlier);
+   * `tolerant` after a unique-key violation (history-write.ts, projectionStatement).
+   */
+  private failed: { batch: HistoryBatch; to: number; tolerant?: boolean } | undefined;
   /** A gap in the seqs enqueued: a bug upstream, thrown by the loop as it was when it projected. */
   private gap: Error | undefined;
   private running = false;
@@ -148,7 +151,8 @@ export class HistoryProjector {
     while (this.gathered > this.wm || this.gap !== undefined) {
       // Everything gathered goes in one transaction (projection batches itself under load), a
       // backlog in statements of at most PROJECT_MAX_EVENTS events.
-      let next = this.failed ?? this.sealed.shift();
+      let next: { batch: HistoryBatch; to: number; tolerant?: boolean } | undefined =
+        this.failed ?? this.sealed.shift();
       const full = next !== undefined;
       if (next === undefined) {
         if (this.gathered <= this.wm) throw this.gap;
@@ -158,12 +162,15 @@ export class HistoryProjector {
       }
       try {
         // One statement, so its own transaction: the rows and the watermark together or neither.
-        const { sql, params } = projectionStatement(next.batch, NAME, next.to);
+        const { sql, params } = projectionStatement(next.batch, NAME, next.to, next.tolerant === true);
         await this.store.query(sql, params);
       } catch (err) {
         // The journal holds these commands; history only lags. Retry with backoff (the read
         // barrier keeps history reads waiting until it catches up, see waitFor).
         this.failed = next;
+        // unique_violation: a key written before (an order id used again); the retry writes this
+        // run as the upserting statement did.
+        if ((err as { code?: unknown }).code === '23505') next.tolerant = true;
         this.retryMs = Math.min(5000, Math.max(50, this.retryMs * 2));
         this.log?.error({ err, retryMs: this.retryMs }, 'history projection failed; retrying');
         await new Promise((r) => setTimeout(r, this.retryMs));
