@@ -98,6 +98,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
         b.commands.map((c) => c.ts),
       ),
     );
+    // The chunks of a parlay settlement go first; their rows follow (docs/journal.md "Projector").
+    projector.deferWhile(() => this.settleLoop?.settling === true);
     this.schedule = scheduleOptions(deps.config);
     sequencer.on('fatal', (err: unknown) => {
       deps.log.error({ err }, 'sequencer stopped: the journal is the source of truth, restart the process');

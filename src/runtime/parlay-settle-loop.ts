@@ -24,6 +24,11 @@ export class ParlaySettleLoop {
     private readonly onError: (err: unknown) => void,
   ) {}
 
+  /** True while a chunk is scheduled: the settlement goes on. */
+  get settling(): boolean {
+    return this.next !== undefined;
+  }
+
   /** Schedules the next chunk when parlays are due and none is scheduled. */
   kick(): void {
     if (this.next !== undefined || this.stopped) return;

@@ -36,6 +36,14 @@ const PROJECT_PAUSE_MS = { onEventLoop: 20, offEventLoop: 100 };
  */
 export const PROJECT_MAX_EVENTS = 8_000;
 
+/**
+ * While deferring (see `deferWhile`), how often the projector looks again, ms, and the most events
+ * it lets wait: past that it projects as if nothing were running, so rows held in memory stay
+ * bounded (a market settling 100,000 parlays gathers ~300,000).
+ */
+const DEFER_POLL_MS = 10;
+const DEFER_MAX_EVENTS = 50 * PROJECT_MAX_EVENTS;
+
 export async function readWatermark(q: Queryable): Promise<number> {
   const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
     NAME,
@@ -69,6 +77,7 @@ export class HistoryProjector {
   private retryMs = 0;
   private wake: (() => void) | undefined;
   private closed = false;
+  private deferring: () => boolean = () => false;
   /** Seqs projected (for /metrics and tests). */
   projected = 0;
 
@@ -123,6 +132,15 @@ export class HistoryProjector {
     this.kick();
   }
 
+  /**
+   * Holds the projection back while `busy()` says so and no history read waits: the runtime's
+   * parlay settlement, whose chunks are due back to back, and whose ~3 events a parlay the SQL
+   * thread would otherwise write on the cores the chunks need (docs/journal.md "Projector").
+   */
+  deferWhile(busy: () => boolean): void {
+    this.deferring = busy;
+  }
+
   /** Resolves once every seq up to `seq` is projected (read-your-writes for history reads). */
   waitFor(seq: number): Promise<void> {
     if (this.wm >= seq) return Promise.resolve();
@@ -149,6 +167,7 @@ export class HistoryProjector {
 
   private async loop(): Promise<void> {
     while (this.gathered > this.wm || this.gap !== undefined) {
+      while (this.mayDefer()) await this.pause(DEFER_POLL_MS);
       // Everything gathered goes in one transaction (projection batches itself under load), a
       // backlog in statements of at most PROJECT_MAX_EVENTS events.
       let next: { batch: HistoryBatch; to: number; tolerant?: boolean } | undefined =
@@ -188,16 +207,28 @@ export class HistoryProjector {
         // a backlog: the next part at the next turn, after the requests that arrived meanwhile
         await new Promise<void>((resolve) => setImmediate(resolve));
       } else if (this.waiters.length === 0 && !this.closed) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.pauseMs);
-          this.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-        this.wake = undefined;
+        await this.pause(this.pauseMs);
       }
     }
     this.running = false;
+  }
+
+  /** True while the projection may wait: something busy, no reader waiting, the backlog bounded. */
+  private mayDefer(): boolean {
+    if (this.waiters.length > 0 || this.closed || this.gap !== undefined || this.failed !== undefined)
+      return false;
+    return this.sealed.length * PROJECT_MAX_EVENTS + this.openEvents < DEFER_MAX_EVENTS && this.deferring();
+  }
+
+  /** Waits `ms`, or less if a history read (waitFor) or close() wakes it. */
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    this.wake = undefined;
   }
 }

@@ -70,13 +70,18 @@ describe('parlay settlement chunks issued by the runtime', () => {
     const log: (string | Command)[] = [];
     const errors: unknown[] = [];
     const loop = new ParlaySettleLoop(portOf(x, log), 3, (e) => errors.push(e));
+    assert.equal(loop.settling, false);
     loop.kick();
     loop.kick(); // one scheduled at a time
+    // settling from the first chunk scheduled to the last applied (the projector holds back meanwhile)
+    const settling: boolean[] = [loop.settling];
     // other work of the event loop: a marker per turn
     for (let i = 0; i < 6; i++) {
       await turn();
       log.push(`turn ${i}`);
+      settling.push(loop.settling);
     }
+    assert.deepEqual(settling, [true, true, true, false, false, false, false]);
     const chunks = log.filter((e) => typeof e !== 'string') as Command[];
     assert.deepEqual(
       chunks.map((c) => (c.type === 'SettleParlays' ? [c.marketId, c.max] : c.type)),
