@@ -43,6 +43,12 @@ export const PROJECT_MAX_EVENTS = 8_000;
  */
 const DEFER_POLL_MS = 10;
 const DEFER_MAX_EVENTS = 50 * PROJECT_MAX_EVENTS;
+/**
+ * The longest one hold lasts before a statement is written anyway: a replica's history read cannot
+ * wake this projector (it polls the watermark in SQL), so a long settlement must not stop the
+ * history for its whole length.
+ */
+export const DEFER_MAX_MS = 1_000;
 
 export async function readWatermark(q: Queryable): Promise<number> {
   const r = await q.query<{ seq: number | string }>('SELECT seq FROM projection_watermark WHERE name = $1', [
@@ -167,7 +173,8 @@ export class HistoryProjector {
 
   private async loop(): Promise<void> {
     while (this.gathered > this.wm || this.gap !== undefined) {
-      while (this.mayDefer()) await this.pause(DEFER_POLL_MS);
+      const heldSince = performance.now();
+      while (this.mayDefer() && performance.now() - heldSince < DEFER_MAX_MS) await this.pause(DEFER_POLL_MS);
       // Everything gathered goes in one transaction (projection batches itself under load), a
       // backlog in statements of at most PROJECT_MAX_EVENTS events.
       let next: { batch: HistoryBatch; to: number; tolerant?: boolean } | undefined =

@@ -7,7 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { OrderRecord } from '../../src/exchange/types.ts';
+import { Exchange } from '../../src/exchange/exchange.ts';
+import type { Command, OrderRecord } from '../../src/exchange/types.ts';
 import { HistoryBatch } from '../../src/runtime/history.ts';
 import { projectionStatement } from '../../src/runtime/history-write.ts';
 import { HistoryProjector } from '../../src/runtime/projector.ts';
@@ -118,6 +119,34 @@ for (const kind of storeKinds()) {
       assert.equal(rows[0]!.expires_at, null);
       assert.equal(rows[0]!.id, id);
       assert.equal(Number(rows[0]!.qty), 1_000_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`${kind}: a run of one ledger row with null references writes NULLs, not empty strings`, async () => {
+    // A one-value joined column of null is '' and string_to_array('') is an empty array: the row
+    // gets its NULL from unnest padding the shorter arrays, which this pins down.
+    const store = await openTestStore(kind);
+    try {
+      const x = new Exchange();
+      const accountId = '0190a3c4-0000-7000-8000-0000000000a1';
+      assert.ok(x.apply({ type: 'CreateAccount', ts: 1_700_000_000_000, accountId } as Command).ok);
+      const r = x.apply({ type: 'Deposit', ts: 1_700_000_000_001, accountId, currency: 'CASH', amount: 500 });
+      assert.ok(r.ok);
+      const h = new HistoryBatch();
+      h.add(2, r.events, 1_700_000_000_001);
+      assert.equal(h.ledger.length, 1, 'one ledger row');
+      const st = projectionStatement(h, 'history', 2);
+      await store.query(st.sql, st.params);
+      const rows = (await store.query('SELECT * FROM ledger_history')).rows as Record<string, unknown>[];
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]!.account_id, accountId);
+      assert.equal(Number(rows[0]!.amount), 500);
+      assert.equal(rows[0]!.ref, null);
+      assert.equal(rows[0]!.order_id, null);
+      assert.equal(rows[0]!.fill_id, null);
+      assert.equal(rows[0]!.market_id, null);
     } finally {
       await store.close();
     }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../../src/exchange/types.ts';
 import { uuidv7 } from '../../src/ids.ts';
-import { HistoryProjector, readWatermark } from '../../src/runtime/projector.ts';
+import { DEFER_MAX_MS, HistoryProjector, readWatermark } from '../../src/runtime/projector.ts';
 import type { Queryable } from '../../src/store/types.ts';
 import { openTestStore } from '../helpers/store.ts';
 
@@ -83,6 +83,30 @@ test('close() projects what was held back', async () => {
     await projector.close();
     assert.equal(await readWatermark(store), 4);
     assert.equal(await ledgerRows(store), 4);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a hold lasts at most DEFER_MAX_MS: a runtime busy for longer still gets its history written', async () => {
+  const store = await openTestStore('pglite');
+  try {
+    const x = new Exchange();
+    const accountId = uuidv7(T0);
+    x.apply({ type: 'CreateAccount', ts: T0, accountId } as Command);
+    const projector = await HistoryProjector.open(store);
+    projector.deferWhile(() => true); // busy for good, and no history read on this process waits
+    const a = deposits(x, accountId, 3);
+    const start = Date.now();
+    projector.enqueue(1, a.results, a.stamps);
+    await new Promise((r) => setTimeout(r, DEFER_MAX_MS / 2));
+    assert.equal(projector.watermark, 0, 'held back at first');
+    while (projector.watermark < 3 && Date.now() - start < DEFER_MAX_MS + 4_000)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal(projector.watermark, 3, 'written once the hold ran out');
+    assert.ok(Date.now() - start >= DEFER_MAX_MS - 50, 'not before the hold ran out');
+    assert.equal(await ledgerRows(store), 3);
+    await projector.close();
   } finally {
     await store.close();
   }
