@@ -34,6 +34,19 @@ describe('browser UI', { skip: missing }, () => {
 
   const firstMarket = () => page.locator('article.market').first();
 
+  /** The event of the board's first game with a price on both sides of its moneyline. */
+  const pricedEvent = async (): Promise<string> => {
+    const handle = await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('table.board tbody tr'))
+          .find((tr) => tr.querySelectorAll('td[data-kind=MONEY] .px[data-price]').length >= 2)
+          ?.getAttribute('data-event') ?? false,
+      undefined,
+      { timeout: 10_000 },
+    );
+    return (await handle.jsonValue()) as string;
+  };
+
   /** The ladder rows of one outcome (index 0/1) of the first market, as [kind, price, qty]. */
   const ladder = (index: number) =>
     firstMarket()
@@ -60,9 +73,11 @@ describe('browser UI', { skip: missing }, () => {
       .catch(() => undefined);
     const listed = await rows.count();
     assert.ok(listed > 5, `games listed: ${listed}`);
-    // The first game's moneyline shows a price to buy each side.
-    const money = rows.first().locator('td[data-kind=MONEY] .px[data-price]');
-    await money.nth(1).waitFor({ timeout: 10_000 });
+    // A game's moneyline shows a price to buy each side (the first rows may be games the demo has
+    // delayed, whose markets are suspended and show no offer).
+    const money = page
+      .locator(`table.board tbody tr[data-event="${await pricedEvent()}"]`)
+      .locator('td[data-kind=MONEY] .px[data-price]');
     for (const i of [0, 1]) assert.match(await money.nth(i).innerText(), /^0\.\d{3}$/);
     // Live games first; an upcoming one shows its start in local time, UTC on hover.
     assert.match(
@@ -95,8 +110,9 @@ describe('browser UI', { skip: missing }, () => {
 
   test('a board price moves with the stream and flashes', async () => {
     await page.locator('.conn.c-stream').waitFor({ timeout: 10_000 });
-    const row = page.locator('table.board tbody tr').first();
-    const eventId = (await row.getAttribute('data-event'))!;
+    const eventId = await pricedEvent();
+    const rowSelector = `table.board tbody tr[data-event="${eventId}"]`;
+    const row = page.locator(rowSelector);
     const token = await session.clientToken();
     const markets = (
       await httpCall(srv.url, 'GET', `/nbx/v2/emm/events/getMarketsByEvent/${eventId}?currency=CASH`, token)
@@ -123,13 +139,11 @@ describe('browser UI', { skip: missing }, () => {
     // Outcome 0 is the home side, listed second (away @ home).
     const first = row.locator('td[data-kind=MONEY] .px').nth(1);
     await page.waitForFunction(
-      (p) => {
-        const el = document
-          .querySelector('table.board tbody tr')
-          ?.querySelectorAll('td[data-kind=MONEY] .px')[1];
-        return el?.textContent === p && el.classList.contains('flash-down');
+      ([p, sel]) => {
+        const el = document.querySelector(sel!)?.querySelectorAll('td[data-kind=MONEY] .px')[1];
+        return el !== undefined && el.textContent === p && el.classList.contains('flash-down');
       },
-      want,
+      [want, rowSelector],
       { timeout: 5000 },
     );
     assert.equal(await first.innerText(), want);
