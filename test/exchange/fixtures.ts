@@ -147,3 +147,35 @@ export function parlayRequest(extra: Partial<Extract<Command, { type: 'ParlayReq
     ...extra,
   };
 }
+
+/**
+ * A ParlayQuote command: bob quotes request R1 at 0.25 for up to 2,000 units, at T0 + 10, firm for
+ * a minute; `extra` changes any field.
+ */
+export function parlayQuote(extra: Partial<Extract<Command, { type: 'ParlayQuote' }>> = {}): Command {
+  return {
+    type: 'ParlayQuote',
+    ts: T0 + 10,
+    quoteId: 'q1',
+    requestId: 'R1',
+    accountId: 'bob',
+    price: 250_000,
+    maxQty: 2_000,
+    expiresAt: T0 + 60_010,
+    ...extra,
+  };
+}
+
+/** A ParlayWager command: alice stakes 0.25 on request R1 at up to 0.30, no key; `extra` changes any field. */
+export function parlayWager(extra: Partial<Extract<Command, { type: 'ParlayWager' }>> = {}): Command {
+  return {
+    type: 'ParlayWager',
+    ts: T0 + 10,
+    requestId: 'R1',
+    accountId: 'alice',
+    stake: 250_000,
+    maxPrice: 300_000,
+    clientOrderId: null,
+    ...extra,
+  };
+}

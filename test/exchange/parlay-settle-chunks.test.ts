@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult } from '../../src/exchange/types.ts';
-import { assertInvariants, ok, rejected, setup, T0 } from './fixtures.ts';
+import {
+  assertInvariants,
+  ok,
+  parlayQuote,
+  parlayRequest,
+  parlayWager,
+  rejected,
+  setup,
+  T0,
+} from './fixtures.ts';
 
 const ACCTS = ['alice', 'bob', 'carol'];
 const N = 7;
@@ -30,45 +39,11 @@ function world(): Journaled {
   for (let i = 0; i < N; i++) {
     const ts = T0 + 10 + i;
     const taker = i % 2 === 0 ? 'alice' : 'carol';
-    ok(
-      j.apply({
-        type: 'ParlayRequest',
-        ts,
-        requestId: `R${i}`,
-        accountId: taker,
-        currency: i === 3 ? 'COIN' : 'CASH',
-        legs: [
-          { outcomeId: 'M1-a', price: 500_000 },
-          { outcomeId: 'M2-b', price: 400_000 },
-        ],
-        refPrice: 220_000,
-        stake: null,
-        expiresAt: ts + 60_000,
-      }),
-    );
-    ok(
-      j.apply({
-        type: 'ParlayQuote',
-        ts,
-        quoteId: `q${i}`,
-        requestId: `R${i}`,
-        accountId: 'bob',
-        price: 250_000,
-        maxQty: 2_000,
-        expiresAt: ts + 60_000,
-      }),
-    );
-    ok(
-      j.apply({
-        type: 'ParlayWager',
-        ts,
-        requestId: `R${i}`,
-        accountId: taker,
-        stake: 250_000 + i,
-        maxPrice: 300_000,
-        clientOrderId: null,
-      }),
-    );
+    const requestId = `R${i}`;
+    const currency = i === 3 ? 'COIN' : 'CASH';
+    ok(j.apply(parlayRequest({ ts, requestId, accountId: taker, currency, expiresAt: ts + 60_000 })));
+    ok(j.apply(parlayQuote({ ts, quoteId: `q${i}`, requestId, expiresAt: ts + 60_000 })));
+    ok(j.apply(parlayWager({ ts, requestId, accountId: taker, stake: 250_000 + i })));
   }
   for (const m of ['M1', 'M2'])
     ok(j.apply({ type: 'SetMarketStatus', ts: T0 + 100, marketId: m, status: 'CLOSED' }));

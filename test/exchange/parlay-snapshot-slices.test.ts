@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { BinWriter } from '../../src/exchange/codec.ts';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import { PARLAY_MAGIC, parlaySectionBytes } from '../../src/exchange/parlay-snapshot.ts';
-import { ok, setup, T0 } from './fixtures.ts';
+import { ok, parlayQuote, parlayRequest, parlayWager, setup, T0 } from './fixtures.ts';
 
 /** `filled` parlays (alice's or carol's, bob the maker) and `open` requests nobody quoted. */
 function world(filled: number, open: number): Exchange {
@@ -16,46 +16,11 @@ function world(filled: number, open: number): Exchange {
     const ts = T0 + 10 + i;
     const taker = i % 2 === 0 ? 'alice' : 'carol';
     const requestId = `R${i}`;
-    ok(
-      x.apply({
-        type: 'ParlayRequest',
-        ts,
-        requestId,
-        accountId: taker,
-        currency: 'CASH',
-        legs: [
-          { outcomeId: 'M1-a', price: 500_000 },
-          { outcomeId: 'M2-b', price: 400_000 },
-        ],
-        refPrice: 220_000,
-        stake: null,
-        expiresAt: ts + 60_000,
-      }),
-    );
+    ok(x.apply(parlayRequest({ ts, requestId, accountId: taker, expiresAt: ts + 60_000 })));
     if (i >= filled) continue;
-    ok(
-      x.apply({
-        type: 'ParlayQuote',
-        ts,
-        quoteId: `q${i}`,
-        requestId,
-        accountId: 'bob',
-        price: 250_000,
-        maxQty: 2_000,
-        expiresAt: ts + 60_000,
-      }),
-    );
-    ok(
-      x.apply({
-        type: 'ParlayWager',
-        ts,
-        requestId,
-        accountId: taker,
-        stake: 25_000 + i,
-        maxPrice: 300_000,
-        clientOrderId: i % 3 === 0 ? `c${i}` : null,
-      }),
-    );
+    ok(x.apply(parlayQuote({ ts, quoteId: `q${i}`, requestId, expiresAt: ts + 60_000 })));
+    const clientOrderId = i % 3 === 0 ? `c${i}` : null;
+    ok(x.apply(parlayWager({ ts, requestId, accountId: taker, stake: 25_000 + i, clientOrderId })));
   }
   return x;
 }

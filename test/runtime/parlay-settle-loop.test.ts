@@ -9,7 +9,7 @@ import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandInput, CommandResult } from '../../src/exchange/types.ts';
 import { ParlaySettleLoop } from '../../src/runtime/parlay-settle-loop.ts';
 import { dueCommands } from '../../src/runtime/scheduler.ts';
-import { ok, parlayRequest, setup, T0 } from '../exchange/fixtures.ts';
+import { ok, parlayQuote, parlayRequest, parlayWager, setup, T0 } from '../exchange/fixtures.ts';
 
 const N = 9;
 
@@ -20,29 +20,8 @@ function world(): Exchange {
     const ts = T0 + 10 + i;
     const requestId = `R${i}`;
     ok(x.apply(parlayRequest({ ts, requestId, expiresAt: ts + 60_000 })));
-    ok(
-      x.apply({
-        type: 'ParlayQuote',
-        ts,
-        quoteId: `q${i}`,
-        requestId,
-        accountId: 'bob',
-        price: 250_000,
-        maxQty: 2_000,
-        expiresAt: ts + 60_000,
-      }),
-    );
-    ok(
-      x.apply({
-        type: 'ParlayWager',
-        ts,
-        requestId,
-        accountId: 'alice',
-        stake: 250_000,
-        maxPrice: 300_000,
-        clientOrderId: null,
-      }),
-    );
+    ok(x.apply(parlayQuote({ ts, quoteId: `q${i}`, requestId, expiresAt: ts + 60_000 })));
+    ok(x.apply(parlayWager({ ts, requestId })));
   }
   ok(x.apply({ type: 'SetMarketStatus', ts: T0 + 100, marketId: 'M1', status: 'CLOSED' }));
   return x;
