@@ -19,7 +19,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
-const st = {
+/** The counters of one load, zeroed at its start. */
+const zeroed = () => ({
   syncMs: [],
   writes: 0,
   writeBytes: 0,
@@ -30,7 +31,8 @@ const st = {
   gcMinorMs: 0,
   gcMajorN: 0,
   gcMajorMs: 0,
-};
+});
+const st = zeroed();
 const fdatasync = fs.fdatasync;
 fs.fdatasync = (fd, cb) => {
   const t = performance.now();
@@ -103,18 +105,7 @@ process.on('SIGUSR2', () => {
     }).catch((e) => process.stderr.write(`heap sampling: ${e.message}\n`));
   delay.reset();
   heap0 = v8.getHeapStatistics().used_heap_size;
-  Object.assign(st, {
-    syncMs: [],
-    writes: 0,
-    writeBytes: 0,
-    gcMs: 0,
-    gcN: 0,
-    gcMax: 0,
-    gcMinorN: 0,
-    gcMinorMs: 0,
-    gcMajorN: 0,
-    gcMajorMs: 0,
-  });
+  Object.assign(st, zeroed());
   cpu0 = threadCpu();
 });
 process.on('SIGUSR1', async () => {

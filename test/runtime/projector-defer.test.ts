@@ -31,83 +31,86 @@ function deposits(x: Exchange, accountId: string, n: number): { results: Command
 const ledgerRows = async (q: Queryable) =>
   Number((await q.query<{ c: number | string }>('SELECT count(*) AS c FROM ledger_history')).rows[0]!.c);
 
-test('while busy, nothing is projected unless a history read waits; after, everything once', async () => {
+/** A store, an exchange with one account, and a projector held back while `busy()` says so. */
+async function withProjector(
+  busy: () => boolean,
+  fn: (t: { store: Queryable; x: Exchange; accountId: string; projector: HistoryProjector }) => Promise<void>,
+): Promise<void> {
   const store = await openTestStore('pglite');
   try {
     const x = new Exchange();
     const accountId = uuidv7(T0);
     x.apply({ type: 'CreateAccount', ts: T0, accountId } as Command);
     const projector = await HistoryProjector.open(store);
-    let busy = true;
-    projector.deferWhile(() => busy);
-
-    const a = deposits(x, accountId, 5);
-    projector.enqueue(1, a.results, a.stamps);
-    await new Promise((r) => setTimeout(r, 150));
-    assert.equal(projector.watermark, 0, 'held back while busy');
-    assert.equal(await readWatermark(store), 0);
-
-    // a history read waiting for seq 5 gets its rows although the runtime is still busy
-    await projector.waitFor(5);
-    assert.equal(projector.watermark, 5);
-    assert.equal(await ledgerRows(store), 5);
-
-    const b = deposits(x, accountId, 3);
-    projector.enqueue(6, b.results, b.stamps);
-    await new Promise((r) => setTimeout(r, 150));
-    assert.equal(projector.watermark, 5, 'held back again once the read was served');
-
-    busy = false;
-    const caughtUp = Date.now();
-    while (projector.watermark < 8 && Date.now() - caughtUp < 5_000)
-      await new Promise((r) => setTimeout(r, 10));
-    assert.equal(projector.watermark, 8, 'caught up on its own once not busy');
-    assert.equal(await readWatermark(store), 8);
-    assert.equal(await ledgerRows(store), 8);
-    await projector.close();
+    projector.deferWhile(busy);
+    await fn({ store, x, accountId, projector });
   } finally {
     await store.close();
   }
+}
+
+test('while busy, nothing is projected unless a history read waits; after, everything once', async () => {
+  let busy = true;
+  await withProjector(
+    () => busy,
+    async ({ store, x, accountId, projector }) => {
+      const a = deposits(x, accountId, 5);
+      projector.enqueue(1, a.results, a.stamps);
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(projector.watermark, 0, 'held back while busy');
+      assert.equal(await readWatermark(store), 0);
+
+      // a history read waiting for seq 5 gets its rows although the runtime is still busy
+      await projector.waitFor(5);
+      assert.equal(projector.watermark, 5);
+      assert.equal(await ledgerRows(store), 5);
+
+      const b = deposits(x, accountId, 3);
+      projector.enqueue(6, b.results, b.stamps);
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(projector.watermark, 5, 'held back again once the read was served');
+
+      busy = false;
+      const caughtUp = Date.now();
+      while (projector.watermark < 8 && Date.now() - caughtUp < 5_000)
+        await new Promise((r) => setTimeout(r, 10));
+      assert.equal(projector.watermark, 8, 'caught up on its own once not busy');
+      assert.equal(await readWatermark(store), 8);
+      assert.equal(await ledgerRows(store), 8);
+      await projector.close();
+    },
+  );
 });
 
 test('close() projects what was held back', async () => {
-  const store = await openTestStore('pglite');
-  try {
-    const x = new Exchange();
-    const accountId = uuidv7(T0);
-    x.apply({ type: 'CreateAccount', ts: T0, accountId } as Command);
-    const projector = await HistoryProjector.open(store);
-    projector.deferWhile(() => true);
-    const a = deposits(x, accountId, 4);
-    projector.enqueue(1, a.results, a.stamps);
-    await projector.close();
-    assert.equal(await readWatermark(store), 4);
-    assert.equal(await ledgerRows(store), 4);
-  } finally {
-    await store.close();
-  }
+  await withProjector(
+    () => true,
+    async ({ store, x, accountId, projector }) => {
+      const a = deposits(x, accountId, 4);
+      projector.enqueue(1, a.results, a.stamps);
+      await projector.close();
+      assert.equal(await readWatermark(store), 4);
+      assert.equal(await ledgerRows(store), 4);
+    },
+  );
 });
 
 test('a hold lasts at most DEFER_MAX_MS: a runtime busy for longer still gets its history written', async () => {
-  const store = await openTestStore('pglite');
-  try {
-    const x = new Exchange();
-    const accountId = uuidv7(T0);
-    x.apply({ type: 'CreateAccount', ts: T0, accountId } as Command);
-    const projector = await HistoryProjector.open(store);
-    projector.deferWhile(() => true); // busy for good, and no history read on this process waits
-    const a = deposits(x, accountId, 3);
-    const start = Date.now();
-    projector.enqueue(1, a.results, a.stamps);
-    await new Promise((r) => setTimeout(r, DEFER_MAX_MS / 2));
-    assert.equal(projector.watermark, 0, 'held back at first');
-    while (projector.watermark < 3 && Date.now() - start < DEFER_MAX_MS + 4_000)
-      await new Promise((r) => setTimeout(r, 10));
-    assert.equal(projector.watermark, 3, 'written once the hold ran out');
-    assert.ok(Date.now() - start >= DEFER_MAX_MS - 50, 'not before the hold ran out');
-    assert.equal(await ledgerRows(store), 3);
-    await projector.close();
-  } finally {
-    await store.close();
-  }
+  // busy for good, and no history read on this process waits
+  await withProjector(
+    () => true,
+    async ({ store, x, accountId, projector }) => {
+      const a = deposits(x, accountId, 3);
+      const start = Date.now();
+      projector.enqueue(1, a.results, a.stamps);
+      await new Promise((r) => setTimeout(r, DEFER_MAX_MS / 2));
+      assert.equal(projector.watermark, 0, 'held back at first');
+      while (projector.watermark < 3 && Date.now() - start < DEFER_MAX_MS + 4_000)
+        await new Promise((r) => setTimeout(r, 10));
+      assert.equal(projector.watermark, 3, 'written once the hold ran out');
+      assert.ok(Date.now() - start >= DEFER_MAX_MS - 50, 'not before the hold ran out');
+      assert.equal(await ledgerRows(store), 3);
+      await projector.close();
+    },
+  );
 });
