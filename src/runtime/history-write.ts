@@ -60,6 +60,8 @@ export function projectionStatement(
   /** A text column of comma-free values as one joined string, split back into a `type` array in SQL. */
   const list = (v: readonly unknown[], type: string): string =>
     `string_to_array(${p(v.join(','))}, ',')::${type}[]`;
+  const uuids = (v: readonly unknown[]): string => list(v, 'uuid');
+  const texts = (v: readonly unknown[]): string => list(v, 'text');
   /** The same for a nullable column: null (joined as '') becomes NULL. */
   const nullable = (v: readonly unknown[], type: string): string =>
     `string_to_array(${p(v.join(','))}, ',', '')::${type}[]`;
@@ -69,34 +71,13 @@ export function projectionStatement(
     const col = <T>(f: (r: OrderRow) => T) => rows.map(f);
     return `INSERT INTO order_history (id, account_id, outcome_id, market_id, currency, price, qty,
          original_qty, tif, expires_at, flags, client_order_id, status, created_at, updated_at, seq)
-       SELECT * FROM unnest(${list(
-         col((r) => r.order.id),
-         'uuid',
-       )}, ${list(
-         col((r) => r.order.accountId),
-         'uuid',
-       )},
-         ${list(
-           col((r) => r.order.outcomeId),
-           'uuid',
-         )}, ${list(
-           col((r) => r.order.marketId),
-           'uuid',
-         )},
-         ${list(
-           col((r) => r.order.currency),
-           'text',
-         )}, ${p(col((r) => r.order.price))}::int[],
+       SELECT * FROM unnest(${uuids(col((r) => r.order.id))}, ${uuids(col((r) => r.order.accountId))},
+         ${uuids(col((r) => r.order.outcomeId))}, ${uuids(col((r) => r.order.marketId))},
+         ${texts(col((r) => r.order.currency))}, ${p(col((r) => r.order.price))}::int[],
          ${p(col((r) => r.order.qty))}::bigint[], ${p(col((r) => r.order.originalQty))}::bigint[],
-         ${list(
-           col((r) => r.order.tif),
-           'text',
-         )}, ${p(col((r) => r.order.expiresAt))}::bigint[],
+         ${texts(col((r) => r.order.tif))}, ${p(col((r) => r.order.expiresAt))}::bigint[],
          ${p(col((r) => r.order.flags))}::text[], ${p(col((r) => r.order.clientOrderId))}::text[],
-         ${list(
-           col((r) => r.order.status),
-           'text',
-         )}, ${p(col((r) => r.order.createdAt))}::bigint[],
+         ${texts(col((r) => r.order.status))}, ${p(col((r) => r.order.createdAt))}::bigint[],
          ${p(col((r) => r.order.updatedAt))}::bigint[], ${p(col((r) => r.seq))}::bigint[])
        WHERE ${fresh}`;
   };
@@ -118,7 +99,7 @@ export function projectionStatement(
     ctes.push(`m AS (UPDATE order_history h SET qty = h.qty - d.q,
          status = CASE WHEN h.qty - d.q <= 0 THEN 'FILLED' ELSE h.status END,
          updated_at = d.ts, seq = d.seq
-       FROM unnest(${list([...batch.makerDeltas.keys()], 'uuid')}, ${p(ds.map((d) => d.qty))}::bigint[],
+       FROM unnest(${uuids([...batch.makerDeltas.keys()])}, ${p(ds.map((d) => d.qty))}::bigint[],
          ${p(ds.map((d) => d.ts))}::bigint[], ${p(ds.map((d) => d.seq))}::bigint[]) AS d(id, q, ts, seq)
        WHERE h.id = d.id AND ${fresh})`);
   }
@@ -126,28 +107,10 @@ export function projectionStatement(
     const f = batch.fills;
     ctes.push(`f AS (INSERT INTO fill_history (id, seq, account_id, order_id, outcome_id, market_id, currency,
          price, qty, is_taker, is_wash, fee, fee_coefficient, ts)
-       SELECT * FROM unnest(${list(
-         f.map((x) => x.id),
-         'text',
-       )}, ${p(f.map((x) => x.seq))}::bigint[],
-         ${list(
-           f.map((x) => x.accountId),
-           'uuid',
-         )}, ${list(
-           f.map((x) => x.orderId),
-           'uuid',
-         )},
-         ${list(
-           f.map((x) => x.outcomeId),
-           'uuid',
-         )}, ${list(
-           f.map((x) => x.marketId),
-           'uuid',
-         )},
-         ${list(
-           f.map((x) => x.currency),
-           'text',
-         )}, ${p(f.map((x) => x.price))}::int[],
+       SELECT * FROM unnest(${texts(f.map((x) => x.id))}, ${p(f.map((x) => x.seq))}::bigint[],
+         ${uuids(f.map((x) => x.accountId))}, ${uuids(f.map((x) => x.orderId))},
+         ${uuids(f.map((x) => x.outcomeId))}, ${uuids(f.map((x) => x.marketId))},
+         ${texts(f.map((x) => x.currency))}, ${p(f.map((x) => x.price))}::int[],
          ${p(f.map((x) => x.qty))}::bigint[], ${p(f.map((x) => x.isTaker))}::bool[],
          ${p(f.map((x) => x.isWash))}::bool[], ${p(f.map((x) => x.fee))}::bigint[],
          ${p(f.map((x) => x.feeCoefficient))}::float8[], ${p(f.map((x) => x.ts))}::bigint[])
@@ -158,17 +121,8 @@ export function projectionStatement(
     ctes.push(`l AS (INSERT INTO ledger_history (seq, n, account_id, currency, kind, amount, ref, created_at,
          order_id, fill_id, market_id)
        SELECT * FROM unnest(${p(l.map((x) => x.seq))}::bigint[], ${p(l.map((x) => x.n))}::int[],
-         ${list(
-           l.map((x) => x.accountId),
-           'uuid',
-         )}, ${list(
-           l.map((x) => x.currency),
-           'text',
-         )},
-         ${list(
-           l.map((x) => x.kind),
-           'text',
-         )}, ${p(l.map((x) => x.amount))}::bigint[],
+         ${uuids(l.map((x) => x.accountId))}, ${texts(l.map((x) => x.currency))},
+         ${texts(l.map((x) => x.kind))}, ${p(l.map((x) => x.amount))}::bigint[],
          ${nullable(
            // ref: the engine's single reference, kept for readers of the pre-010 shape
            l.map((x) => x.fillId ?? x.orderId ?? x.marketId),
