@@ -1,43 +1,28 @@
 // Sandbox trading for a signed-in client: balance, open orders, positions, fills; place (price from
-// the tick table), amend one (amend-form.tsx), cancel one, cancel all. The secret is used once for the token and then dropped;
-// the token lives in memory only (a reload signs out). The panel's state follows the account's private
-// stream (account-live.ts): REST loads it and fills in what no frame carries.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+// the tick table: order-ticket.tsx), amend one (amend-form.tsx), cancel one, cancel all. Signing in
+// is sign-in.tsx; the token lives in memory only (a reload signs out). The panel's state follows
+// the account's private stream (account-live.ts): REST loads it and fills in what no frame carries.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { type AccountReads, type AccountState, AccountWatch, FILLS_SHOWN } from './account-live.ts';
 import { accountStream } from './account-stream.ts';
 import { AmendForm } from './amend-form.tsx';
 import {
-  ApiError,
   type BookWire,
   type FillWire,
   getMarketData,
   type OrderWire,
   type PositionWire,
-  signedInAs,
-  signIn,
   signOut,
   traderCall,
 } from './api.ts';
-import { meaning } from './codes.ts';
 import { cash, cashExact, clock, price, qty } from './format.ts';
 import { outcomeLabel } from './names.ts';
-import { PriceStepper, useTicks } from './price-stepper.tsx';
-import { snap } from './price-steps.ts';
-import { ownAction, signedIn, ticket } from './state.ts';
+import { OrderTicket } from './order-ticket.tsx';
+import { useTicks } from './price-stepper.tsx';
+import { problem } from './problem.ts';
+import { SignIn } from './sign-in.tsx';
+import { ownAction, signedIn } from './state.ts';
 import { useStore } from './store.ts';
-
-const TIFS = [
-  ['GTC', 'Good till cancelled'],
-  ['IOC', 'Immediate or cancel'],
-  ['FOK', 'Fill or kill'],
-  ['PO', 'Post only'],
-  ['GTT', 'Good till time'],
-] as const;
-
-function problem(e: unknown): string {
-  if (e instanceof ApiError) return `${meaning(e.code, e.message)} (${e.code}: ${e.message})`;
-  return e instanceof Error ? e.message : String(e);
-}
 
 export function Trading() {
   const who = useStore(signedIn);
@@ -46,64 +31,6 @@ export function Trading() {
       <h2 id="trade-h">Sandbox trading</h2>
       {who ? <Account who={who} /> : <SignIn />}
     </section>
-  );
-}
-
-function SignIn() {
-  const [id, setId] = useState('');
-  const [secret, setSecret] = useState('');
-  const [err, setErr] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setErr(undefined);
-    try {
-      await signIn(id.trim(), secret.trim());
-      setSecret('');
-      signedIn.set(signedInAs());
-    } catch (x) {
-      setErr(problem(x));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="signin" onSubmit={submit}>
-      <p class="hint">
-        Sign in with a client id and secret (an operator creates them:{' '}
-        <code>node bin/tickbook.js clients create</code>). The token stays in this tab's memory.
-      </p>
-      <label>
-        Client id
-        <input
-          name="client_id"
-          value={id}
-          onInput={(e) => setId(e.currentTarget.value)}
-          autocomplete="username"
-          required
-        />
-      </label>
-      <label>
-        Client secret
-        <input
-          name="client_secret"
-          type="password"
-          value={secret}
-          onInput={(e) => setSecret(e.currentTarget.value)}
-          autocomplete="current-password"
-          required
-        />
-      </label>
-      <button type="submit" disabled={busy}>
-        Sign in
-      </button>
-      {err && (
-        <p class="error" role="alert">
-          {err}
-        </p>
-      )}
-    </form>
   );
 }
 
@@ -400,140 +327,5 @@ function Account({ who }: { who: string }) {
         </tbody>
       </table>
     </div>
-  );
-}
-
-function OrderTicket({ onResult, ticks }: { onResult: (m: string) => void; ticks: number[] }) {
-  const t = useStore(ticket);
-  const [px, setPx] = useState('');
-  const [amount, setAmount] = useState('100');
-  const [tif, setTif] = useState('GTC');
-  const [ttl, setTtl] = useState('60000');
-  const [busy, setBusy] = useState(false);
-
-  const form = useRef<HTMLFormElement>(null);
-
-  // A layout effect, not useEffect: a plain effect waits for the next animation frame, which a busy
-  // page may hold back, and would then overwrite a price typed in the meantime with the ticket's.
-  useLayoutEffect(() => {
-    if (!t) return;
-    setPx(t.price.toFixed(3));
-    // On a phone the panel is below the whole event: bring the ticket into view (no movement when
-    // it is already visible, as on a desktop).
-    form.current?.scrollIntoView({ block: 'nearest' });
-  }, [t]);
-
-  if (!t)
-    return (
-      <p class="hint">Press “Trade” on an outcome (or click a ladder price) to fill in an order ticket.</p>
-    );
-
-  const place = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const body: Record<string, unknown> = {
-        outcomeId: t.outcomeId,
-        price: snap(Number(px), ticks) ?? Number(px),
-        qty: Number(amount),
-        currency: 'CASH',
-        tif,
-      };
-      if (tif === 'GTT') body.ttl = Number(ttl);
-      const o = await traderCall<OrderWire & { fills?: FillWire[] }>(
-        'POST',
-        '/nbx/v2/emm/orders/place',
-        body,
-      );
-      const filled = o.filledQty ?? o.originalQty - o.qty;
-      onResult(
-        `Order ${o.status.toLowerCase()}: ${qty(filled)} of ${qty(o.originalQty)} filled at ${price(o.price)} or better` +
-          (o.status === 'RESTING' ? `, ${qty(o.qty)} resting.` : '.'),
-      );
-    } catch (x) {
-      onResult(`Rejected: ${problem(x)}`);
-    } finally {
-      setBusy(false);
-      ownAction.update((n) => n + 1);
-    }
-  };
-
-  const snapped = snap(Number(px), ticks);
-  const units = /^\d+$/.test(amount.trim()) ? Number(amount) : Number.NaN;
-  const cost = snapped !== undefined && units > 0 ? snapped * units * 0.01 : Number.NaN;
-  return (
-    <form
-      ref={form}
-      class="ticket"
-      onSubmit={place}
-      aria-label="Order ticket"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') ticket.set(undefined);
-      }}
-    >
-      <p>
-        Buy <strong>{t.label}</strong>
-      </p>
-      <div class="grid2">
-        <label htmlFor="ticket-price">
-          Price
-          <PriceStepper
-            id="ticket-price"
-            value={px}
-            onChange={setPx}
-            ticks={ticks}
-            name="price"
-            describedBy="price-hint"
-          />
-        </label>
-        <label>
-          Quantity (cents of payout)
-          <input
-            name="qty"
-            inputMode="numeric"
-            value={amount}
-            onInput={(e) => setAmount(e.currentTarget.value)}
-            required
-          />
-        </label>
-        <label>
-          Time in force
-          <select value={tif} onChange={(e) => setTif(e.currentTarget.value)} name="tif">
-            {TIFS.map(([v, l]) => (
-              <option key={v} value={v}>
-                {v}: {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        {tif === 'GTT' && (
-          <label>
-            Lifetime (ms)
-            <input
-              name="ttl"
-              inputMode="numeric"
-              value={ttl}
-              onInput={(e) => setTtl(e.currentTarget.value)}
-            />
-          </label>
-        )}
-      </div>
-      <p class="hint" id="price-hint">
-        {snapped !== undefined &&
-          snapped.toFixed(3) !== px.trim() &&
-          `Sent as ${snapped.toFixed(3)}, the nearest tick. `}
-        Costs <span class="num">{Number.isFinite(cost) ? cash(cost) : '—'}</span> Cash (plus the taker fee if
-        it trades at once); pays <span class="num">{units > 0 ? cash(units * 0.01) : '—'}</span> Cash if it
-        wins. Arrow keys step the price by one tick; Enter places, Escape closes.
-      </p>
-      <div class="row">
-        <button type="submit" disabled={busy}>
-          Place order
-        </button>
-        <button type="button" onClick={() => ticket.set(undefined)}>
-          Close ticket
-        </button>
-      </div>
-    </form>
   );
 }
