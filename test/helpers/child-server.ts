@@ -3,6 +3,8 @@
 // generator (bench/orders-http.ts). The child prints `READY <url>` once it listens.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export interface Child {
   proc: ChildProcess;
@@ -31,6 +33,24 @@ export async function bootChild(
     proc.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
   });
   return { proc, url, exited };
+}
+
+/**
+ * The restart after a kill -9. A restart that fails keeps a copy of the data directory it failed on
+ * (the test's place is deleted afterwards): a store left unopenable by kill -9 must be diagnosable.
+ */
+export async function rebootAfterKill(
+  script: string,
+  env: Record<string, string>,
+  cycle: number,
+): Promise<Child> {
+  try {
+    return await bootChild(script, env);
+  } catch (err) {
+    const kept = fileURLToPath(new URL(`../../.tmp/kill9-failures/${Date.now()}`, import.meta.url));
+    if (env.DATA_DIR !== undefined) cpSync(env.DATA_DIR, kept, { recursive: true });
+    throw new Error(`cycle ${cycle}: restart after kill -9 failed (${String(err)}); data kept in ${kept}`);
+  }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by callers
@@ -92,4 +112,25 @@ export async function createGame(
     markets: markets.map((m) => ({ ...m, outcomes: [{ description: 'BOS' }, { description: 'NYK' }] })),
   });
   return ev.markets.map((m: { outcomeIds: string[] }) => m.outcomeIds);
+}
+
+/** A new client (default scopes unless `scopes`) whose account got `amount` CASH deposited. */
+export async function fundedClient(
+  url: string,
+  adminToken: string,
+  name: string,
+  amount: number,
+  scopes?: readonly string[],
+): Promise<{ clientId: string; clientSecret: string; accountId: string }> {
+  const c = await httpCall(url, 'POST', '/admin/v1/clients', adminToken, {
+    name,
+    ...(scopes ? { scopes } : {}),
+  });
+  if (c.status !== 201) throw new Error(`POST /admin/v1/clients: ${c.status} ${JSON.stringify(c.body)}`);
+  const d = await httpCall(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, adminToken, {
+    currency: 'CASH',
+    amount,
+  });
+  if (d.status !== 201 && d.status !== 200) throw new Error(`deposit: ${d.status} ${JSON.stringify(d.body)}`);
+  return c.body;
 }

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { bootChild, fetchToken, httpCall } from '../helpers/child-server.ts';
+import { bootChild, fetchToken, fundedClient, httpCall, rebootAfterKill } from '../helpers/child-server.ts';
 import { kcAtBufEvent } from '../helpers/parlay-desk.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
@@ -108,16 +108,11 @@ test(`kill -9 during parlay requests, quotes and wagers, ${CYCLES} cycles: ackno
   const away = await ok('/admin/v1/teams', { league: 'NFL', name: 'Kansas City Chiefs', symbol: 'KC' });
   const ev = await ok('/admin/v1/events', kcAtBufEvent(home.id, away.id));
   const markets = ev.markets as { outcomeIds: [string, string] }[];
-  const clients: Record<string, { clientId: string; clientSecret: string }> = {};
-  for (const [name, scopes] of [
-    ['taker', undefined],
-    ['maker', ['make:parlay', 'execute:trader', 'read:trader']],
-    ['liquidity', undefined],
-  ] as const) {
-    const c = await ok('/admin/v1/clients', { name, ...(scopes ? { scopes } : {}) });
-    await ok(`/admin/v1/accounts/${c.accountId}/deposits`, { currency: 'CASH', amount: 100_000 });
-    clients[name] = c;
-  }
+  const clients: Record<string, { clientId: string; clientSecret: string }> = {
+    taker: await fundedClient(url, admin, 'taker', 100_000),
+    maker: await fundedClient(url, admin, 'maker', 100_000, ['make:parlay', 'execute:trader', 'read:trader']),
+    liquidity: await fundedClient(url, admin, 'liquidity', 100_000),
+  };
   const token = (name: string) => fetchToken(url, clients[name]!.clientId, clients[name]!.clientSecret);
   const liq = await token('liquidity');
   for (const m of markets)
@@ -169,7 +164,7 @@ test(`kill -9 during parlay requests, quotes and wagers, ${CYCLES} cycles: ackno
     q.close();
     await exited;
 
-    ({ proc, url, exited } = await bootChild(child, place.env));
+    ({ proc, url, exited } = await rebootAfterKill(child, place.env, cycle));
     running = proc;
     const t = await token('taker');
     const mine = (await all(url, '/nbx/v1/parlays', t)) as unknown as (Acked & { role: string })[];

@@ -11,7 +11,14 @@ import type { ChildProcess } from 'node:child_process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { bootChild, createGame, fetchToken, httpCall } from '../helpers/child-server.ts';
+import {
+  bootChild,
+  createGame,
+  fetchToken,
+  fundedClient,
+  httpCall,
+  rebootAfterKill,
+} from '../helpers/child-server.ts';
 import { rng } from '../helpers/prng.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
@@ -60,15 +67,8 @@ test(`kill -9 under pipelined /trade order flow, ${CYCLES} cycles: acknowledged 
   const admin = await fetchToken(url, ADMIN_ID, ADMIN_SECRET);
   const [outcomes] = await createGame(url, admin, [{ type: 'MONEY', description: 'NYK @ BOS Moneyline' }]);
   assert.ok(outcomes);
-  const traders: { clientId: string; clientSecret: string }[] = [];
-  for (const name of ['w1', 'w2']) {
-    const c = await httpCall(url, 'POST', '/admin/v1/clients', admin, { name });
-    await httpCall(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, admin, {
-      currency: 'CASH',
-      amount: DEPOSIT,
-    });
-    traders.push(c.body);
-  }
+  const traders = [];
+  for (const name of ['w1', 'w2']) traders.push(await fundedClient(url, admin, name, DEPOSIT));
   const acked: string[][] = [[], []];
   const r = rng(11);
 
@@ -105,7 +105,7 @@ test(`kill -9 under pipelined /trade order flow, ${CYCLES} cycles: acknowledged 
     await Promise.all(streams);
     await exited;
 
-    ({ proc, url, exited } = await bootChild(child, place.env));
+    ({ proc, url, exited } = await rebootAfterKill(child, place.env, cycle));
     running = proc;
     const after = await Promise.all(traders.map((t) => fetchToken(url, t.clientId, t.clientSecret)));
     for (const trader of [0, 1]) {

@@ -7,10 +7,16 @@
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { bootChild, createGame, fetchToken, httpCall } from '../helpers/child-server.ts';
+import {
+  bootChild,
+  createGame,
+  fetchToken,
+  fundedClient,
+  httpCall,
+  rebootAfterKill,
+} from '../helpers/child-server.ts';
 import { rng } from '../helpers/prng.ts';
 import { ADMIN_ID, ADMIN_SECRET, serverPlace } from '../helpers/server.ts';
 
@@ -35,27 +41,9 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
   let admin = await token(url, ADMIN_ID, ADMIN_SECRET);
   const [outcomes] = await createGame(url, admin, [{ type: 'MONEY', description: 'NYK @ BOS Moneyline' }]);
   assert.ok(outcomes, 'the game has its moneyline');
-  const traders: { clientId: string; clientSecret: string; accountId: string }[] = [];
-  for (const name of ['t1', 't2']) {
-    const c = await call(url, 'POST', '/admin/v1/clients', admin, { name });
-    await call(url, 'POST', `/admin/v1/accounts/${c.body.accountId}/deposits`, admin, {
-      currency: 'CASH',
-      amount: 100000,
-    });
-    traders.push(c.body);
-  }
   const DEPOSIT = 100000;
-  // A restart that fails keeps a copy of the data directory it failed on (the place itself is
-  // deleted after the test): a store left unopenable by kill -9 must be diagnosable afterwards.
-  const reboot = async (cycle: number) => {
-    try {
-      return await boot(place.env);
-    } catch (err) {
-      const kept = fileURLToPath(new URL(`../../.tmp/kill9-failures/${Date.now()}`, import.meta.url));
-      cpSync(place.env.DATA_DIR!, kept, { recursive: true });
-      throw new Error(`cycle ${cycle}: restart after kill -9 failed (${String(err)}); data kept in ${kept}`);
-    }
-  };
+  const traders = [];
+  for (const name of ['t1', 't2']) traders.push(await fundedClient(url, admin, name, DEPOSIT));
   const acked: { trader: number; orderId: string }[] = [];
   const r = rng(7);
 
@@ -91,7 +79,7 @@ test(`kill -9 under HTTP order flow, ${CYCLES} cycles: acknowledged orders survi
     await Promise.all(loops);
     await exited;
 
-    ({ proc, url, exited } = await reboot(cycle));
+    ({ proc, url, exited } = await rebootAfterKill(child, place.env, cycle));
     running = proc;
     admin = await token(url, ADMIN_ID, ADMIN_SECRET);
     const after = await Promise.all(traders.map((t) => token(url, t.clientId, t.clientSecret)));
