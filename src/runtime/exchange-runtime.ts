@@ -14,6 +14,7 @@ import { FileJournal } from '../journal/file-journal.ts';
 import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
+import { ShadowSnapshots } from '../journal/shadow-snapshots.ts';
 import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
@@ -24,6 +25,7 @@ import { HouseDesk } from './house-quote.ts';
 import { ParlaySettleLoop } from './parlay-settle-loop.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
+import { spawnSnapshotThread } from './snapshot-thread.ts';
 
 export interface RuntimeDeps {
   config: Config;
@@ -181,6 +183,12 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
+      // Snapshots are serialized on a thread of their own, from a second state fed the durable
+      // batches, so no command waits for one (docs/journal.md "Snapshots: a shadow state on a
+      // worker thread"); while it is down they are taken in line, as before.
+      shadow: new ShadowSnapshots(spawnSnapshotThread, (err) =>
+        deps.log.warn({ err }, 'snapshot thread failed: snapshots are taken in line meanwhile'),
+      ),
       // The scale-out leader's fencing check runs in every journal append (PostgreSQL only,
       // docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
       ...(appendGuard !== undefined ? { appendGuard } : {}),
