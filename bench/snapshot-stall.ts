@@ -124,7 +124,10 @@ try {
   other.restore(live.snapshot());
   // Its journal starts after the restored seq: an empty segment named for the next seq.
   mkdirSync(join(dir, 'journal-thread'));
-  writeFileSync(join(dir, 'journal-thread', `journal-${String(other.lastSeq + 1).padStart(20, '0')}.seg`), '');
+  writeFileSync(
+    join(dir, 'journal-thread', `journal-${String(other.lastSeq + 1).padStart(20, '0')}.seg`),
+    '',
+  );
   const otherJournal = await FileJournal.open(join(dir, 'journal-thread'));
   const seqThread = new Sequencer<Command, CommandResult>(
     {
@@ -182,9 +185,9 @@ try {
       const row = rows[label];
       row.gap.push(r.probeMaxMs);
       row.p99.push(r.readP99);
-      row.held.push(st.ms);
+      row.held.push(st.heldMs);
       console.log(
-        `| ${round} | ${label} | ${r.ms.toFixed(0)} | ${st.ms.toFixed(0)} | ${st.slices} (${st.sliceMaxMs.toFixed(1)}) | ${r.maxMs.toFixed(1)} | ${r.probeMaxMs.toFixed(1)} | ${r.readP99.toFixed(1)} | ${r.readMax.toFixed(1)} | ${r.cmdMax.toFixed(0)} |`,
+        `| ${round} | ${label} | ${r.ms.toFixed(0)} | ${st.heldMs.toFixed(0)} | ${st.slices} (${st.sliceMaxMs.toFixed(1)}) | ${r.maxMs.toFixed(1)} | ${r.probeMaxMs.toFixed(1)} | ${r.readP99.toFixed(1)} | ${r.readMax.toFixed(1)} | ${r.cmdMax.toFixed(0)} |`,
       );
     }
   }
