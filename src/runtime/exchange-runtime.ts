@@ -14,7 +14,6 @@ import { FileJournal } from '../journal/file-journal.ts';
 import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
 import { Sequencer } from '../journal/sequencer.ts';
-import { ShadowSnapshots } from '../journal/shadow-snapshots.ts';
 import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
@@ -25,7 +24,7 @@ import { HouseDesk } from './house-quote.ts';
 import { ParlaySettleLoop } from './parlay-settle-loop.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
-import { spawnSnapshotThread } from './snapshot-thread.ts';
+import { snapshotThread } from './snapshot-thread.ts';
 
 export interface RuntimeDeps {
   config: Config;
@@ -59,7 +58,6 @@ export interface RecoveryReport {
 
 /** History reads wait at most this long for the projector before answering with what is there. */
 const HISTORY_BARRIER_MS = 5000;
-
 const SCHEDULER_TICK_MS = 250;
 
 /**
@@ -107,9 +105,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       deps.log.error({ err }, 'sequencer stopped: the journal is the source of truth, restart the process');
       this.emit('fatal', err);
     });
-    // A failed snapshot write costs only replay time at the next start (the journal holds every
-    // command), so it is logged, not fatal; a failing committed-batch listener is a read-model bug.
-    sequencer.on('snapshotError', (err: unknown) => deps.log.warn({ err }, 'snapshot write failed'));
+    // Logged, not fatal: a lost snapshot costs replay time only; a failing listener is a read-model bug.
+    sequencer.on('snapshotError', (err: unknown) => deps.log.warn({ err }, 'snapshot failed'));
     sequencer.on('listenerError', (err: unknown) =>
       deps.log.error({ err }, 'committed-batch listener failed'),
     );
@@ -183,12 +180,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
-      // Snapshots are serialized on a thread of their own, from a second state fed the durable
-      // batches, so no command waits for one (docs/journal.md "Snapshots: a shadow state on a
-      // worker thread"); while it is down they are taken in line, as before.
-      shadow: new ShadowSnapshots(spawnSnapshotThread, (err) =>
-        deps.log.warn({ err }, 'snapshot thread failed: snapshots are taken in line meanwhile'),
-      ),
+      shadow: snapshotThread(deps.log), // snapshots off the command path (snapshot-thread.ts)
       // The scale-out leader's fencing check runs in every journal append (PostgreSQL only,
       // docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
       ...(appendGuard !== undefined ? { appendGuard } : {}),

@@ -6,6 +6,8 @@
 // is the parent's own copy), then imports the entry.
 
 import { Worker } from 'node:worker_threads';
+import { ShadowSnapshots } from '../journal/shadow-snapshots.ts';
+import type { Log } from '../observability/log.ts';
 
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
@@ -18,4 +20,16 @@ export function spawnSnapshotThread(): Worker {
   const loader = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(loader)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { eval: true, execArgv: [] });
+}
+
+/**
+ * The runtime's snapshot thread: its snapshots are serialized off the command path, from a second
+ * state fed the durable batches, so no command waits for one (docs/journal.md "Snapshots: a shadow
+ * state on a worker thread"). A failure is logged; snapshots are then taken in line, as before,
+ * until one of them starts a new thread.
+ */
+export function snapshotThread(log: Log): ShadowSnapshots {
+  return new ShadowSnapshots(spawnSnapshotThread, (err) =>
+    log.warn({ err }, 'snapshot thread failed: snapshots are taken in line meanwhile'),
+  );
 }
