@@ -13,12 +13,16 @@
 // command every 10 ms; its latency includes any time held plus its commit.
 // Goal: event-loop delay never over 100 ms during a snapshot, p99 of a small read <= 20 ms.
 //
-//   node --import tsx bench/snapshot-stall.ts [orders=300000] [rounds=3]
+//   node --import tsx bench/snapshot-stall.ts [orders=300000] [rounds=3] [--ab CHECKOUT]
+//
+// --ab CHECKOUT: the in-line rows (sliced, synchronous) run the other checkout's sequencer and
+// segment journal (its src/journal/, e.g. the base commit's), so the base is its own code.
 
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { Exchange } from '../src/exchange/exchange.ts';
 import type { Command, CommandResult, StateMachine } from '../src/exchange/types.ts';
 import { FileJournal } from '../src/journal/file-journal.ts';
@@ -29,8 +33,28 @@ import { PgliteStore } from '../src/store/pglite-store.ts';
 import { pgliteTemplate } from '../test/helpers/store.ts';
 import { setupCommands, take, tradingCommands } from '../test/journal/workload.ts';
 
-const ORDERS = Number(process.argv[2] ?? 300_000);
-const ROUNDS = Number(process.argv[3] ?? 3);
+const abAt = process.argv.indexOf('--ab');
+const AB = abAt > 0 ? process.argv[abAt + 1] : undefined;
+const positional = process.argv.slice(2).filter((_, i, a) => a[i] !== '--ab' && a[i - 1] !== '--ab');
+const ORDERS = Number(positional[0] ?? 300_000);
+const ROUNDS = Number(positional[1] ?? 3);
+// The in-line side's sequencer and journal: this checkout's, or the --ab checkout's.
+const InlineSequencer: typeof Sequencer =
+  AB === undefined
+    ? Sequencer
+    : (
+        (await import(pathToFileURL(join(AB, 'src/journal/sequencer.ts')).href)) as {
+          Sequencer: typeof Sequencer;
+        }
+      ).Sequencer;
+const InlineJournal: typeof FileJournal =
+  AB === undefined
+    ? FileJournal
+    : (
+        (await import(pathToFileURL(join(AB, 'src/journal/file-journal.ts')).href)) as {
+          FileJournal: typeof FileJournal;
+        }
+      ).FileJournal;
 const SHAPE = { events: 20, marketsPerEvent: 5, accounts: 500 };
 const accepted = (r: CommandResult) => r.ok;
 
@@ -109,9 +133,9 @@ try {
       return live.lastSeq;
     },
   };
-  const journal = await FileJournal.open(join(dir, 'journal'));
+  const journal = await InlineJournal.open(join(dir, 'journal'));
   let clock = 1_800_000_000_000;
-  const seqr = new Sequencer<Command, CommandResult>(machine, accepted, store, () => (clock += 1), {
+  const seqr = new InlineSequencer<Command, CommandResult>(machine, accepted, store, () => (clock += 1), {
     snapshotEvery: Number.MAX_SAFE_INTEGER,
     journal,
   });
@@ -175,19 +199,21 @@ try {
       const n = stats.length;
       const r = await watch(x, q, round, () => q.snapshotNow());
       const st = stats[n]!;
+      // A base's sequencer reports no heldMs: there, `ms` is the time commands were held.
+      const held = (st as Partial<SnapshotStats>).heldMs ?? st.ms;
       const label =
         mode === 'thread'
           ? 'snapshot thread (chosen)'
           : mode === 'sliced'
-            ? 'sliced in line (base)'
-            : 'synchronous (before that)';
+            ? `sliced in line (base${AB === undefined ? "'s behaviour" : `: ${AB}`})`
+            : `synchronous (before that${AB === undefined ? '' : `: ${AB}`})`;
       rows[label] ??= { gap: [], p99: [], held: [] };
       const row = rows[label];
       row.gap.push(r.probeMaxMs);
       row.p99.push(r.readP99);
-      row.held.push(st.heldMs);
+      row.held.push(held);
       console.log(
-        `| ${round} | ${label} | ${r.ms.toFixed(0)} | ${st.heldMs.toFixed(0)} | ${st.slices} (${st.sliceMaxMs.toFixed(1)}) | ${r.maxMs.toFixed(1)} | ${r.probeMaxMs.toFixed(1)} | ${r.readP99.toFixed(1)} | ${r.readMax.toFixed(1)} | ${r.cmdMax.toFixed(0)} |`,
+        `| ${round} | ${label} | ${r.ms.toFixed(0)} | ${held.toFixed(0)} | ${st.slices} (${st.sliceMaxMs.toFixed(1)}) | ${r.maxMs.toFixed(1)} | ${r.probeMaxMs.toFixed(1)} | ${r.readP99.toFixed(1)} | ${r.readMax.toFixed(1)} | ${r.cmdMax.toFixed(0)} |`,
       );
     }
   }
