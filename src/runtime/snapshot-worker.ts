@@ -9,6 +9,8 @@
 // to snapshots in line. It never answers with a state it cannot vouch for.
 
 import { createHash } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { Exchange } from '../exchange/exchange.ts';
 import type { Command } from '../exchange/types.ts';
@@ -16,6 +18,17 @@ import type { ShadowReply, ShadowRequest } from '../journal/shadow-snapshots.ts'
 
 const port = parentPort;
 if (port === null) throw new Error('snapshot-worker.ts runs on a worker thread');
+
+// This thread runs at a lower priority than the server's: a serialization is hundreds of ms of CPU
+// at once, and on a busy machine the scheduler would otherwise take the server's thread off its
+// core for tens of ms to run it (docs/bench-snapshots.md). On Linux a thread has an id of its own
+// whose nice value is its own; elsewhere (no /proc/thread-self) it keeps the process's.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, 10);
+} catch {
+  // not Linux, or not allowed: the same priority as the server's thread
+}
 
 let exchange = new Exchange({ events: false });
 /** Set once this state disagreed with the journal: nothing more is applied or answered. */
