@@ -70,11 +70,6 @@ export class SnapshotHolding<C, R> {
     if (lastSeq - this.lastSeq >= this.every && this.write === undefined) this.beginShadow(shadow);
   }
 
-  /** True while the snapshot thread takes the snapshots. */
-  get onThread(): boolean {
-    return this.shadow?.live === true;
-  }
-
   /**
    * Asks the snapshot thread for the state after the last batch it was sent (durable: it is sent
    * only durable batches) and stores the bytes. If the thread fails meanwhile, the snapshot is
