@@ -67,6 +67,11 @@ export class ShadowSnapshots {
     private readonly onFailure: (err: ShadowThreadError) => void,
     /** Most threads started in this process: the first and this many minus one restarts. */
     private readonly maxStarts = 3,
+    /**
+     * A snapshot not answered in this long means a thread that is stuck: it is ended like a failed
+     * one, so a hung thread cannot hold back every later snapshot (and the final one on close).
+     */
+    private readonly answerMs = 120_000,
   ) {}
 
   /** True while a thread runs and has been consistent with the journal so far. */
@@ -122,18 +127,25 @@ export class ShadowSnapshots {
     if (w === undefined) return Promise.reject(new ShadowThreadError('no snapshot thread runs'));
     const id = this.nextId++;
     const expected = this.postedSeq;
+    let timer: NodeJS.Timeout | undefined;
     return new Promise<ShadowSnapshot>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       w.ref();
+      timer = setTimeout(() => {
+        this.fail(w, new ShadowThreadError(`snapshot thread gave no answer in ${this.answerMs} ms`));
+      }, this.answerMs);
+      timer.unref();
       this.post({ op: 'snapshot', id });
-    }).then((s) => {
-      if (s.seq !== expected) {
-        const err = new ShadowThreadError(`snapshot thread is at seq ${s.seq}, expected ${expected}`);
-        this.fail(w, err);
-        throw err;
-      }
-      return s;
-    });
+    })
+      .finally(() => clearTimeout(timer))
+      .then((s) => {
+        if (s.seq !== expected) {
+          const err = new ShadowThreadError(`snapshot thread is at seq ${s.seq}, expected ${expected}`);
+          this.fail(w, err);
+          throw err;
+        }
+        return s;
+      });
   }
 
   /** Ends the thread; pending snapshots are rejected. */

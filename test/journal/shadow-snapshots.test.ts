@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { Exchange } from '../../src/exchange/exchange.ts';
 import type { Command, CommandResult, StateMachine } from '../../src/exchange/types.ts';
 import type { JournalBackend } from '../../src/journal/backend.ts';
@@ -332,3 +332,20 @@ for (const kind of storeKinds()) {
     });
   }
 }
+
+describe('a snapshot thread that never answers', () => {
+  test('is ended after answerMs and reported, so snapshots go back in line', async () => {
+    const failures: ShadowThreadError[] = [];
+    // A real thread that reads its messages and never answers (stuck in its own work).
+    const stuck = () =>
+      new Worker("require('node:worker_threads').parentPort.on('message', () => {})", { eval: true });
+    const shadow = new ShadowSnapshots(stuck, (err) => failures.push(err), 3, 200);
+    shadow.seed(new Exchange().snapshot(), 0);
+    assert.equal(shadow.live, true);
+    await assert.rejects(shadow.snapshot(), /no answer in 200 ms/);
+    assert.equal(shadow.live, false);
+    assert.equal(failures.length, 1);
+    assert.equal(shadow.canStart, true, 'a later in-line snapshot may start another');
+    await shadow.close();
+  });
+});
