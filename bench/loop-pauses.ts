@@ -59,8 +59,9 @@ for (const name of ['query', 'exec'] as const) {
     }
   };
 }
-srv.runtime.sequencer.on('snapshot', (st: { seq: number; ms: number; bytes?: number }) => {
-  snapshots.push({ start: performance.now(), ms: st.ms, what: `snapshot at seq ${st.seq}` });
+srv.runtime.sequencer.on('snapshot', (st: { seq: number; heldMs: number; bytes?: number }) => {
+  // What the server's thread spent on it: 0 when the snapshot thread serialized it.
+  snapshots.push({ start: performance.now(), ms: st.heldMs, what: `snapshot at seq ${st.seq}` });
 });
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {

@@ -3,6 +3,7 @@
 
 import type { JournalBackend } from './backend.ts';
 import type { AppendGuard } from './journal-store.ts';
+import type { ShadowSnapshots } from './shadow-snapshots.ts';
 
 export interface SequencerOptions {
   /** Take a state snapshot after this many journaled commands (config.snapshotEvery). */
@@ -33,6 +34,12 @@ export interface SequencerOptions {
    * after its own sync returned. Cannot be combined with appendGuard.
    */
   journal?: JournalBackend;
+  /**
+   * Take snapshots on this thread instead of in line (shadow-snapshots.ts): the sequencer seeds
+   * it with the state it starts from unless it already runs, sends it every durable batch, and
+   * falls back to in-line snapshots while it is down. Closed with the sequencer.
+   */
+  shadow?: ShadowSnapshots;
 }
 
 /** What onCommitted listeners receive: commands firstSeq..lastSeq, now durable. */
@@ -60,9 +67,14 @@ export type Submittable<C> = C extends unknown ? Omit<C, 'ts'> & { ts?: number }
 export interface SnapshotStats {
   seq: number;
   bytes: number;
-  /** Wall time of the serialization: how long new commands were held. */
+  /** Wall time of the serialization (and, on the snapshot thread, of its hash). */
   ms: number;
-  /** Slices the serialization ran in, and the longest one (the longest event-loop block). */
+  /** How long new commands were held for it: 0 on the snapshot thread, `ms` in line. */
+  heldMs: number;
+  /** Where it was serialized: the snapshot thread, or the sequencer's own (in line, the fallback). */
+  thread: 'snapshot' | 'sequencer';
+  /** Slices the serialization ran on the sequencer's thread, and the longest one (the longest
+   * event-loop block); 0 on the snapshot thread. */
   slices: number;
   sliceMaxMs: number;
 }

@@ -28,6 +28,7 @@ import {
   SequencerStoppedError,
   type Submittable,
 } from './sequencer-types.ts';
+import type { ShadowSnapshots } from './shadow-snapshots.ts';
 import { type Held, SnapshotHolding } from './snapshot-holding.ts';
 
 export type {
@@ -53,6 +54,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private readonly durable: DurableWaiters;
   private readonly snapshots: SnapshotHolding<C, R>;
   private readonly commits: BatchCommitter<C, R>;
+  private readonly shadow: ShadowSnapshots | undefined;
 
   constructor(
     private readonly machine: StateMachine<C, R>,
@@ -76,7 +78,11 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       (held) => this.release(held),
       options.snapshotEvery ?? 100_000,
       options.lastSnapshotSeq ?? this.seq,
+      options.shadow,
     );
+    this.shadow = options.shadow;
+    // The snapshot thread starts from this state: one serialization, before any command.
+    if (this.shadow?.canStart === true) this.shadow.seed(machine.snapshot(), this.seq);
     this.commits = new BatchCommitter<C, R>(
       store,
       this.durable,
@@ -182,17 +188,30 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.snapshotNow();
+    try {
+      await this.snapshotNow();
+    } finally {
+      await this.shadow?.close();
+    }
   }
 
   /** Takes a snapshot of the current state now (all applied commands must be durable first). */
   async snapshotNow(): Promise<void> {
     // Waits for durability of what is applied, not for idleness: under a steady stream of
     // commands the sequencer may never be idle. On close nothing new arrives, so flush() ends.
+    const target = this.seq;
     if (this.closed) await this.flush();
-    else await this.durable.when(this.seq);
+    else await this.durable.when(target);
     // The commit loop may start one meanwhile: at most one snapshot at a time.
     while (this.snapshots.write !== undefined) await this.snapshots.write;
+    const shadow = this.shadow;
+    if (this.stopError === undefined && shadow?.live === true && shadow.seq > this.snapshots.lastSeq) {
+      // The thread has been sent every durable batch, target's included (shadow.seq >= target).
+      this.snapshots.beginShadow(shadow);
+      await this.snapshots.write;
+      if (this.snapshots.lastSeq >= target) return;
+      // It failed meanwhile ('snapshotError' said so): take this one in line.
+    }
     if (this.stopError === undefined && this.seq > this.snapshots.lastSeq) {
       // Commands applied meanwhile are in the state: the snapshot is at this.seq, stored once
       // that seq is durable.
@@ -250,6 +269,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   }
 
   private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
+    this.snapshots.committed(firstSeq, lastSeq, cmds);
     if (this.committedListeners.length === 0) return;
     const b: CommittedBatch<C, R> = {
       firstSeq,
@@ -289,6 +309,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     this.commits.pending = [];
     for (const p of pending) p.reject(err);
     this.snapshots.rejectHeld(err);
+    void this.shadow?.close();
     this.durable.stop();
     for (const w of this.idleWaiters.splice(0)) w();
     // 'fatal' without a listener would not throw (not named 'error'), so an owner that forgot to

@@ -1,6 +1,10 @@
-// Snapshot scheduling for the sequencer: when one is due, serializing the state in slices while
-// new commands are held unapplied, and storing the bytes once the snapshot's seq is durable
-// (docs/journal.md, "Snapshots"). Owned by one Sequencer, which decides the moment to begin.
+// Snapshot scheduling for the sequencer (docs/journal.md, "Snapshots"). Two ways to get the bytes:
+//   - on the snapshot thread (shadow-snapshots.ts), the default when the owner gives one: a second
+//     state, fed each durable batch, serializes itself there; no command waits for it;
+//   - in line, the fallback while no snapshot thread runs: serializing this state in slices while
+//     new commands are held unapplied.
+// Either way the bytes are stored once the snapshot's seq is durable. Owned by one Sequencer,
+// which tells it of every durable batch and decides the moment to begin an in-line one.
 
 import type { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
@@ -9,6 +13,7 @@ import type { JournalBackend } from './backend.ts';
 import { sha256Chunked } from './file-journal.ts';
 import { writeSnapshot } from './journal-store.ts';
 import type { SequencerStoppedError, SnapshotStats, Submittable } from './sequencer-types.ts';
+import type { ShadowSnapshots } from './shadow-snapshots.ts';
 
 /** A submit that arrived while a snapshot was being serialized: applied once it is done. */
 export interface Held<C, R> {
@@ -39,13 +44,64 @@ export class SnapshotHolding<C, R> {
     private readonly release: (held: Held<C, R>[]) => void,
     private readonly every: number,
     lastSeq: number,
+    /** The snapshot thread, when the owner runs one; undefined: always in line. */
+    private readonly shadow: ShadowSnapshots | undefined,
   ) {
     this.lastSeq = lastSeq;
   }
 
-  /** Whether a snapshot at `seq` is due (the caller checks the state is exactly "after seq"). */
+  /**
+   * Whether an in-line snapshot at `seq` is due (the caller checks the state is exactly "after
+   * seq"). Never while the snapshot thread runs: it takes them (committed, below).
+   */
   dueAt(seq: number): boolean {
-    return seq - this.lastSeq >= this.every && this.write === undefined;
+    return seq - this.lastSeq >= this.every && this.write === undefined && this.shadow?.live !== true;
+  }
+
+  /**
+   * A batch is durable: the snapshot thread gets it, and takes a snapshot when one is due. Its
+   * state is exactly "after lastSeq" once it has applied the batch (it applies in seq order), so
+   * any batch boundary will do, without waiting for a moment when nothing is pending.
+   */
+  committed(firstSeq: number, lastSeq: number, cmds: readonly C[]): void {
+    const shadow = this.shadow;
+    if (shadow?.live !== true) return;
+    shadow.apply(firstSeq, cmds);
+    if (lastSeq - this.lastSeq >= this.every && this.write === undefined) this.beginShadow(shadow);
+  }
+
+  /**
+   * Asks the snapshot thread for the state after the last batch it was sent (durable: it is sent
+   * only durable batches) and stores the bytes. If the thread fails meanwhile, the snapshot is
+   * reported lost and the next one is due at once, in line.
+   */
+  beginShadow(shadow: ShadowSnapshots): void {
+    const before = this.lastSeq;
+    this.lastSeq = shadow.seq;
+    this.write = shadow
+      .snapshot()
+      .then(async (s) => {
+        const snap = { seq: s.seq, hash: s.hash, state: s.bytes };
+        if (this.journal !== undefined) await this.journal.writeSnapshot(snap);
+        else await writeSnapshot(this.store, snap);
+        const stats: SnapshotStats = {
+          seq: s.seq,
+          bytes: s.bytes.byteLength,
+          ms: s.ms,
+          heldMs: 0,
+          thread: 'snapshot',
+          slices: 0,
+          sliceMaxMs: 0,
+        };
+        this.events.emit('snapshot', stats);
+      })
+      .then(undefined, (err) => {
+        if (this.lastSeq === shadow.seq) this.lastSeq = before;
+        this.events.emit('snapshotError', err);
+      })
+      .finally(() => {
+        this.write = undefined;
+      });
   }
 
   hold(cmds: readonly Submittable<C>[], many: boolean, seqs?: number[]): Promise<R | R[]> {
@@ -68,7 +124,7 @@ export class SnapshotHolding<C, R> {
    */
   begin(seq: number, durable: Promise<boolean>): void {
     this.lastSeq = seq;
-    this.write = this.serializeHolding()
+    this.write = this.serializeHolding(seq)
       .then(async (s) => {
         if (!(await durable)) return; // the commit failed: the sequencer has stopped
         const hash = await sha256Chunked(s.bytes);
@@ -79,6 +135,8 @@ export class SnapshotHolding<C, R> {
           seq,
           bytes: s.bytes.byteLength,
           ms: s.ms,
+          heldMs: s.heldMs,
+          thread: 'sequencer',
           slices: s.slices,
           sliceMaxMs: s.sliceMaxMs,
         };
@@ -96,10 +154,13 @@ export class SnapshotHolding<C, R> {
    * Serializes the state; the first slice runs now (synchronously, so no command can slip in
    * before it), the rest each after a setImmediate, so I/O (reads, which do not mutate) is served
    * between slices. Submits meanwhile wait in `held` and are applied, in order, when it is done.
+   * The bytes, exactly the state after `seq`, also start a snapshot thread if one may start (one
+   * failed before): they are what it needs, and nothing has been applied past `seq` yet.
    */
-  private async serializeHolding(): Promise<{
+  private async serializeHolding(seq: number): Promise<{
     bytes: Uint8Array;
     ms: number;
+    heldMs: number;
     slices: number;
     sliceMaxMs: number;
   }> {
@@ -107,8 +168,9 @@ export class SnapshotHolding<C, R> {
     const gen = this.machine.snapshotSlices?.();
     if (gen === undefined) {
       const bytes = this.machine.snapshot();
+      if (this.shadow?.canStart === true) this.shadow.seed(bytes, seq);
       const ms = performance.now() - t0;
-      return { bytes, ms, slices: 1, sliceMaxMs: ms };
+      return { bytes, ms, heldMs: ms, slices: 1, sliceMaxMs: ms };
     }
     this.holding = true;
     try {
@@ -119,7 +181,11 @@ export class SnapshotHolding<C, R> {
         const step = gen.next();
         slices++;
         sliceMaxMs = Math.max(sliceMaxMs, performance.now() - t);
-        if (step.done) return { bytes: step.value, ms: performance.now() - t0, slices, sliceMaxMs };
+        if (step.done) {
+          if (this.shadow?.canStart === true) this.shadow.seed(step.value, seq);
+          const ms = performance.now() - t0;
+          return { bytes: step.value, ms, heldMs: ms, slices, sliceMaxMs };
+        }
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {

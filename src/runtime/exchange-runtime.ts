@@ -24,6 +24,7 @@ import { HouseDesk } from './house-quote.ts';
 import { ParlaySettleLoop } from './parlay-settle-loop.ts';
 import { HistoryProjector } from './projector.ts';
 import { dueCommands, type ScheduleOptions, scheduleOptions } from './scheduler.ts';
+import { snapshotThread } from './snapshot-thread.ts';
 
 export interface RuntimeDeps {
   config: Config;
@@ -57,7 +58,6 @@ export interface RecoveryReport {
 
 /** History reads wait at most this long for the projector before answering with what is there. */
 const HISTORY_BARRIER_MS = 5000;
-
 const SCHEDULER_TICK_MS = 250;
 
 /**
@@ -105,9 +105,8 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       deps.log.error({ err }, 'sequencer stopped: the journal is the source of truth, restart the process');
       this.emit('fatal', err);
     });
-    // A failed snapshot write costs only replay time at the next start (the journal holds every
-    // command), so it is logged, not fatal; a failing committed-batch listener is a read-model bug.
-    sequencer.on('snapshotError', (err: unknown) => deps.log.warn({ err }, 'snapshot write failed'));
+    // Logged, not fatal: a lost snapshot costs replay time only; a failing listener is a read-model bug.
+    sequencer.on('snapshotError', (err: unknown) => deps.log.warn({ err }, 'snapshot failed'));
     sequencer.on('listenerError', (err: unknown) =>
       deps.log.error({ err }, 'committed-batch listener failed'),
     );
@@ -181,6 +180,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
+      shadow: snapshotThread(deps.log), // snapshots off the command path (snapshot-thread.ts)
       // The scale-out leader's fencing check runs in every journal append (PostgreSQL only,
       // docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
       ...(appendGuard !== undefined ? { appendGuard } : {}),

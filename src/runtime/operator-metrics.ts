@@ -89,7 +89,7 @@ export function attachOperatorMetrics(registry: Registry, runtime: ExchangeRunti
 
   const snapshot = new client.Histogram({
     name: 'tickbook_snapshot_serialize_seconds',
-    help: 'Time to serialize a state snapshot, in slices; new commands wait meanwhile (docs/journal.md)',
+    help: 'Time to serialize a state snapshot: on the snapshot thread, or in line (commands held) while it is down (docs/journal.md)',
     buckets: SNAPSHOT_BUCKETS,
     registers: [registry],
   });
@@ -98,13 +98,20 @@ export function attachOperatorMetrics(registry: Registry, runtime: ExchangeRunti
     help: 'Size of the newest stored snapshot',
     registers: [registry],
   });
+  const snapshotHeld = new client.Histogram({
+    name: 'tickbook_snapshot_held_seconds',
+    help: 'Time new commands were held for a state snapshot: 0 on the snapshot thread (docs/journal.md)',
+    buckets: SNAPSHOT_BUCKETS,
+    registers: [registry],
+  });
   const snapshotSeq = new client.Gauge({
     name: 'tickbook_snapshot_seq',
     help: 'Journal seq of the newest stored snapshot',
     registers: [registry],
   });
-  seq.on('snapshot', (s: { seq: number; bytes: number; ms: number }) => {
+  seq.on('snapshot', (s: { seq: number; bytes: number; ms: number; heldMs: number }) => {
     snapshot.observe(s.ms / 1000);
+    snapshotHeld.observe(s.heldMs / 1000);
     snapshotBytes.set(s.bytes);
     snapshotSeq.set(s.seq);
   });
