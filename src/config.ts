@@ -27,6 +27,8 @@ export interface Config {
   adminClientSecret: string | undefined;
   /** Journal: take a state snapshot every N journaled commands. */
   snapshotEvery: number;
+  /** Journal: snapshots from a shadow state on a worker thread (false: in line, holding commands). */
+  snapshotThread: boolean;
   /** Journal: longest time (ms) a command waits for its group commit to start. */
   groupCommitMaxWaitMs: number;
   /** Create the demo slate on first start of an empty store. */
@@ -318,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminClientId: optStr(env, 'TICKBOOK_ADMIN_CLIENT_ID'),
     adminClientSecret: optStr(env, 'TICKBOOK_ADMIN_CLIENT_SECRET'),
     snapshotEvery: int(env, 'SNAPSHOT_EVERY', 100_000, 1, 1_000_000_000),
+    snapshotThread: bool(env, 'SNAPSHOT_THREAD', true),
     groupCommitMaxWaitMs: int(env, 'GROUP_COMMIT_MAX_WAIT_MS', 0, 0, 1000),
     demo,
     demoSeed: int(env, 'DEMO_SEED', 20261121, 0, 2 ** 31 - 1),

@@ -180,7 +180,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       lastTs: rec.lastTs,
       lastSnapshotSeq: rec.snapshotSeq,
       ...(journal.kind === 'file' ? { journal } : {}),
-      shadow: snapshotThread(deps.log), // snapshots off the command path (snapshot-thread.ts)
+      ...(config.snapshotThread ? { shadow: snapshotThread(deps.log) } : {}), // snapshot-thread.ts
       // The scale-out leader's fencing check runs in every journal append (PostgreSQL only,
       // docs/cluster.md); history is the projector's, after the commit (docs/journal.md).
       ...(appendGuard !== undefined ? { appendGuard } : {}),
