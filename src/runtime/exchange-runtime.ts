@@ -13,7 +13,7 @@ import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
 import { FileJournal } from '../journal/file-journal.ts';
 import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
-import { Sequencer } from '../journal/sequencer.ts';
+import { Sequencer, type Settle } from '../journal/sequencer.ts';
 import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
@@ -262,18 +262,26 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
   onCommitLatency: ((seconds: number) => void) | undefined;
 
   submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
-    // One `then` on the sequencer's promise, not an async function around it: this runs for every
-    // order, and each async frame is a promise and a turn more.
-    // The closure keeps the type, not the command: the sequencer journals its own copy (stamped
-    // with ts), and holding this one too until the commit kept both alive through scavenges.
-    const t0 = performance.now();
-    const type = cmd.type;
-    return this.sequencer.submit(this.budgeted(cmd), seqs).then((r) => {
-      this.onCommitLatency?.((performance.now() - t0) / 1000);
-      this.count(type, r.ok);
-      return r;
-    });
+    return new Promise<CommandResult>((resolve, reject) => this.submitTo(cmd, { resolve, reject }, seqs));
   }
+
+  /**
+   * `submit` without a promise (ExchangePort.submitTo): one small object per command carries the
+   * metrics' part from the group commit's callback to `to`. It keeps the type, not the command:
+   * the sequencer journals its own copy (stamped with ts), and holding this one too until the
+   * commit kept both alive through scavenges.
+   */
+  submitTo(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void {
+    this.sequencer.submitTo(this.budgeted(cmd), new Counted(this.meter, cmd.type, to), seqs);
+  }
+
+  /** What Counted reports a durable result to (the commit latency, the command counters). */
+  private readonly meter: Meter = {
+    done: (type, ok, t0) => {
+      this.onCommitLatency?.((performance.now() - t0) / 1000);
+      this.count(type, ok);
+    },
+  };
 
   async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
     const t0 = performance.now();
@@ -397,4 +405,28 @@ export function demoClock(
   const start = now();
   const speed = config.demoSpeed;
   return () => Math.floor(start + (now() - start) * speed);
+}
+
+interface Meter {
+  done(type: string, ok: boolean, t0: number): void;
+}
+
+/** A command's Settle with the runtime's metrics in front: counted once durable (or rejected). */
+class Counted implements Settle<CommandResult> {
+  private readonly t0 = performance.now();
+
+  constructor(
+    private readonly meter: Meter,
+    private readonly type: string,
+    private readonly to: Settle<CommandResult>,
+  ) {}
+
+  resolve(r: CommandResult): void {
+    this.meter.done(this.type, r.ok, this.t0);
+    this.to.resolve(r);
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
+  }
 }
