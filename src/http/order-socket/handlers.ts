@@ -10,7 +10,7 @@ import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { Id } from '../../exchange/types.ts';
 import type { Settle } from '../../runtime/exchange-port.ts';
 import type { OrderEntry, Placement, PlaceRequest } from '../../runtime/order-entry.ts';
-import type { AmendRequest, QuoteEntry, QuoteRequest } from '../../runtime/quote-entry.ts';
+import type { AmendRequest, QuoteEntry, QuoteRequest, QuoteSet } from '../../runtime/quote-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
 import {
   AMEND_CODES,
@@ -220,7 +220,27 @@ const massQuote: MessageType = {
     // The REST route's text: up to twenty orders, cheaper written than built and stringified.
     return { json: quoteSetJson(set), seq: seqs[0] || null };
   },
+  // A requote is answered from the group commit's callback, as a placement is.
+  runTo(ctx, data: QuoteRequest, to) {
+    const answer = new QuotedAnswer(to);
+    ctx.quotes.massQuoteTo(ctx.accountId, data, answer, answer.seqs);
+  },
 };
+
+/** A mass quote's set turned into its answer (the REST route's text and the command's seq). */
+class QuotedAnswer implements Settle<QuoteSet> {
+  readonly seqs = [0];
+
+  constructor(private readonly to: Settle<Answer>) {}
+
+  resolve(set: QuoteSet): void {
+    this.to.resolve({ json: quoteSetJson(set), seq: this.seqs[0] || null });
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
+  }
+}
 
 const parlayQuote: MessageType = {
   schema: parlayQuoteBodySchema,
