@@ -25,7 +25,6 @@ import {
   type CommandInput,
   type ExchangeHistory,
   type ExchangePort,
-  type Settle,
 } from '../runtime/exchange-port.ts';
 import { demoClock, type ExchangeRuntime } from '../runtime/exchange-runtime.ts';
 import { type ClusterStore, WriterLockError, type WriterLockSession } from '../store/types.ts';
@@ -199,14 +198,6 @@ export class ClusterNode extends EventEmitter implements ExchangePort {
     } catch (err) {
       throw unavailable(err);
     }
-  }
-
-  /** submit's outcome told to `to`; through the promise here (the embedded runtime skips it). */
-  submitTo(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void {
-    this.submit(cmd, seqs).then(
-      (r) => to.resolve(r),
-      (e) => to.reject(e),
-    );
   }
 
   async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {

@@ -21,7 +21,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { JournalBackend } from './backend.ts';
 import { type JournalFs, nodeJournalFs, pathIn } from './journal-fs.ts';
 import type { JournalRow, SnapshotRow } from './journal-store.ts';
-import { decodeRecord, findLaterDurableClaim, HEADER_BYTES, RecordEncoder } from './record-format.ts';
+import { decodeRecord, encodeForWrite, findLaterDurableClaim, HEADER_BYTES } from './record-format.ts';
 
 export class JournalCorruptError extends Error {
   constructor(message: string) {
@@ -103,8 +103,6 @@ export class FileJournal implements JournalBackend {
   private failed: Error | undefined;
   private cache: { index: number; buf: Buffer } | undefined;
   private cursor: { seq: number; index: number; off: number } | undefined;
-  /** The group commits' write buffer, one for all of them (record-format.ts). */
-  private readonly encoder = new RecordEncoder();
 
   private constructor(
     readonly dir: string,
@@ -206,7 +204,7 @@ export class FileJournal implements JournalBackend {
     }
     try {
       const payloads = cmds.map((c) => JSON.stringify(c));
-      const bytes = this.encoder.encode(firstSeq, this.durable, payloads);
+      const bytes = encodeForWrite(firstSeq, this.durable, payloads);
       const h = this.activeHandle(firstSeq);
       this.fs.append(h, bytes);
       const seg = this.segments[this.segments.length - 1]!;

@@ -69,6 +69,17 @@ export class RecordEncoder {
   }
 }
 
+const kept = new RecordEncoder();
+
+/**
+ * encodeRecords into the one kept buffer of this thread (RecordEncoder): for bytes written before
+ * the caller's next statement, as the segment journal's append writes them. One buffer for every
+ * journal of the thread is safe because nothing runs between the encode and the write.
+ */
+export function encodeForWrite(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+  return kept.encode(firstSeq, durableSeq, payloads);
+}
+
 function encodeInto(
   encoder: RecordEncoder | undefined,
   firstSeq: number,

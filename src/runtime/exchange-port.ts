@@ -84,14 +84,31 @@ export interface ExchangePort {
   submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult>;
   /**
    * `submit` with the outcome told to `to` instead of a promise (a rejection before this returns):
-   * the order-entry service answers a placement from the group commit's callback through it.
+   * the services answer a placement or a requote from the group commit's callback through it
+   * (`settle`). A port whose commands are applied elsewhere (a replica forwards them to its leader)
+   * may leave it out.
    */
-  submitTo(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void;
+  submitTo?(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void;
   /** Several commands, one commit, one result each in order; `seqs` as for submit, one each. */
   submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]>;
   /** A fresh time-ordered id (UUIDv7) for orders, events, markets… */
   newId(): Id;
   history: ExchangeHistory;
+}
+
+/** `port.submitTo`, or its submit's promise told to `to` where the port has no submitTo. */
+export function submitTo(
+  port: ExchangePort,
+  cmd: CommandInput,
+  to: Settle<CommandResult>,
+  seqs?: number[],
+): void {
+  if (port.submitTo !== undefined) port.submitTo(cmd, to, seqs);
+  else
+    port.submit(cmd, seqs).then(
+      (r) => to.resolve(r),
+      (e) => to.reject(e),
+    );
 }
 
 /**

@@ -9,7 +9,7 @@
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandResult, DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
-import type { ExchangePort, Settle } from './exchange-port.ts';
+import { type ExchangePort, type Settle, submitTo } from './exchange-port.ts';
 import { type PlaceCommand, type PlaceRequest, placeCommand } from './place-command.ts';
 
 export { MAX_TTL_MS, type PlaceRequest, placeCommand } from './place-command.ts';
@@ -170,7 +170,7 @@ export class OrderEntry {
       return;
     }
     const placing = new Placing(orderId, this.rejectionError, to);
-    this.port.submitTo(cmd, placing, placing.seqs);
+    submitTo(this.port, cmd, placing, placing.seqs);
   }
 
   /** A keyed placement: the answer of an earlier one under the key, or a new one. */

@@ -17,7 +17,7 @@ import {
   type OrderRecord,
 } from '../exchange/types.ts';
 import { priceToTick, tickToPrice } from '../exchange/units.ts';
-import type { CommandInput, ExchangePort, Settle } from './exchange-port.ts';
+import { type CommandInput, type ExchangePort, type Settle, submitTo } from './exchange-port.ts';
 import type { RejectionToError } from './order-entry.ts';
 
 /** An amend as the wire gives it: the new price (a decimal) and/or the new remaining qty. */
@@ -181,7 +181,7 @@ export class QuoteEntry {
       to.reject(err);
       return;
     }
-    this.port.submitTo(cmd, new Quoting(this.rejectionError, to), seqs);
+    submitTo(this.port, cmd, new Quoting(this.rejectionError, to), seqs);
   }
 }
 

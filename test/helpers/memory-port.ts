@@ -14,7 +14,6 @@ import type {
   HistoryQuery,
   LedgerQuery,
   LedgerTransaction,
-  Settle,
 } from '../../src/runtime/exchange-port.ts';
 import { ledgerRows } from '../../src/runtime/ledger-kinds.ts';
 
@@ -75,13 +74,6 @@ export class MemoryPort implements ExchangePort {
 
   async submit(cmd: CommandInput): Promise<CommandResult> {
     return this.applyNow(cmd);
-  }
-
-  submitTo(cmd: CommandInput, to: Settle<CommandResult>): void {
-    this.submit(cmd).then(
-      (r) => to.resolve(r),
-      (e) => to.reject(e),
-    );
   }
 
   async submitMany(cmds: CommandInput[]): Promise<CommandResult[]> {
