@@ -1,8 +1,8 @@
 // An order's wire JSON written as text (src/wire/order-json.ts) is byte for byte the JSON of the
 // wire object (orderToWire), and a mass quote's answer text that of its result object
 // (quoteSetWire), and a placement's that of its answer object (placedWire): odd strings escaped as
-// JSON.stringify escapes them, nulls, expiries, fills; a placement's also the bytes the response
-// schema's serializer writes, which the REST route sent before it sent this text.
+// JSON.stringify escapes them, nulls, expiries, fills; a placement's also the bytes the REST
+// route's response schema serializes its 201 to (the same result on both transports).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,7 +12,7 @@ import { placedJson, placedWire, quoteSetJson, quoteSetWire } from '../../src/ht
 import { jsonString, orderJson, ordersJson } from '../../src/wire/order-json.ts';
 import { orderToWire, orderWithFillsSchema } from '../../src/wire/trading.ts';
 
-/** The 201 body as Fastify wrote it from the route's response schema before the route sent text. */
+/** The REST 201 body as Fastify writes it from the route's response schema. */
 const serializePlaced = fastJson(orderWithFillsSchema as never);
 
 const T = Date.parse('2026-11-26T10:00:00.123Z');
@@ -121,7 +121,7 @@ describe('order JSON text', () => {
     for (const c of cases) {
       const p = { ...c, replayed: false, seq: 7 };
       assert.equal(placedJson(p), JSON.stringify(placedWire(p)));
-      // The REST 201 sends this text past the route's serializer: the bytes that serializer wrote.
+      // The socket's answer is the very bytes the REST route's serializer writes for its 201.
       assert.equal(placedJson(p), serializePlaced(placedWire(p)));
     }
   });

@@ -4,22 +4,13 @@
 // checked at the edge conversion (wire number → Tick, INVALID_PRICE); everything else the engine
 // decides, and its rejection codes reach the caller unchanged. Bad input never reaches the journal.
 
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ApiError } from '../../errors.ts';
 import { ORDER_STATUSES } from '../../exchange/types.ts';
-import type { Settle } from '../../runtime/exchange-port.ts';
-import { OrderEntry, type Placement, type PlaceRequest } from '../../runtime/order-entry.ts';
+import { OrderEntry, type PlaceRequest } from '../../runtime/order-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
-import {
-  batchBody,
-  cancelBatchBody,
-  PLACE_CODES,
-  placedJson,
-  placedWire,
-  scopeParams,
-} from '../order-requests.ts';
-import { JSON_TYPE } from '../response-cache.ts';
+import { batchBody, cancelBatchBody, PLACE_CODES, placedWire, scopeParams } from '../order-requests.ts';
 import { authErrors, bearer, currency, errorEnvelope, orderIdParams } from '../schemas/common.ts';
 import { itemErrorSchema, orderSchema, orderWithFillsSchema, placeBodySchema } from '../schemas/trading.ts';
 import {
@@ -81,12 +72,11 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
         },
       },
     },
-    // Not async: the answer is written from the group commit's callback (PlacedReply), with no
-    // promise between the commit and the reply (docs/decisions.md "The placement's answer from the
-    // group commit"). A throw here (a schema failure) is answered by Fastify as an async one is.
-    (request, reply) => {
+    async (request, reply) => {
       throwValidation(request, PLACE_CODES);
-      entry.placeTo(callerAccount(request), request.body, new PlacedReply(reply));
+      const placed = await entry.place(callerAccount(request), request.body);
+      if (placed.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(201).send(placedWire(placed));
     },
   );
 
@@ -268,28 +258,4 @@ export default async function orderRoutes(app: FastifyInstance, opts: ExchangeRo
       return orderToWire(o);
     },
   );
-}
-
-/**
- * A placement's 201, written when its command is durable: the text of orderWithFillsSchema's object
- * (placedJson, the bytes the socket answers with; test/wire/order-json.test.ts holds it equal to the
- * schema's serializer), sent as bytes with its JSON type past that serializer. Bytes, not the
- * string, as the mass quote's answer (src/http/routes/quotes.ts). An error goes to Fastify's error
- * handler, as a rejected async handler's does: the one envelope.
- */
-class PlacedReply implements Settle<Placement> {
-  constructor(private readonly reply: FastifyReply) {}
-
-  resolve(placed: Placement): void {
-    const reply = this.reply;
-    if (placed.replayed) reply.header('idempotent-replayed', 'true');
-    reply
-      .code(201)
-      .type(JSON_TYPE)
-      .send(Buffer.from(placedJson(placed), 'utf8'));
-  }
-
-  reject(err: unknown): void {
-    this.reply.send(err instanceof Error ? err : new Error(String(err)));
-  }
 }
