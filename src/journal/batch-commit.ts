@@ -25,6 +25,26 @@ export interface CommitHost<C, R> {
   idle(): void;
 }
 
+/**
+ * Tells each command of a durable batch its result, in seq order, after the onCommitted listeners
+ * (the order promises gave: their callbacks ran after this turn's listeners). A Settle may be a
+ * caller's own object that writes its answer right here (Sequencer.submitTo); one that throws must
+ * not keep the commands after it from their answers, nor stop the commit loop, so each call is
+ * guarded and the error goes to the process's uncaught-exception handling on the next turn, as a
+ * throw in a promise callback would surface as an unhandled rejection.
+ */
+function acknowledge<C, R>(batch: readonly Pending<C, R>[]): void {
+  for (const p of batch) {
+    try {
+      p.to.resolve(p.result);
+    } catch (err) {
+      queueMicrotask(() => {
+        throw err;
+      });
+    }
+  }
+}
+
 export class BatchCommitter<C extends { ts: number }, R> {
   /** Accepted, applied commands not yet handed to a commit, in seq order. */
   pending: Pending<C, R>[] = [];
@@ -122,15 +142,15 @@ export class BatchCommitter<C extends { ts: number }, R> {
           `journal commit of seq ${firstSeq}..${lastSeq} failed; restart from the journal`,
           err,
         );
-        for (const p of batch) p.reject(stopped);
+        for (const p of batch) p.to.reject(stopped);
         host.stop(stopped);
         snapDurable?.(false);
         break;
       }
       this.durable.advance(lastSeq);
       snapDurable?.(true);
-      for (const p of batch) p.resolve(p.result);
       host.notify(firstSeq, lastSeq, cmds, batch);
+      acknowledge(batch);
     }
     this.loopEnded();
   }
@@ -158,19 +178,19 @@ export class BatchCommitter<C extends { ts: number }, R> {
           () => {
             if (this.durable.seq !== firstSeq - 1) {
               // An earlier batch failed: this one may not be acknowledged past the hole.
-              for (const p of batch) p.reject(host.stopError());
+              for (const p of batch) p.to.reject(host.stopError());
               return;
             }
             this.durable.advance(lastSeq);
-            for (const p of batch) p.resolve(p.result);
             host.notify(firstSeq, lastSeq, cmds, batch);
+            acknowledge(batch);
           },
           (err) => {
             const stopped = new SequencerStoppedError(
               `journal commit of seq ${firstSeq}..${lastSeq} failed; restart from the journal`,
               err,
             );
-            for (const p of batch) p.reject(stopped);
+            for (const p of batch) p.to.reject(stopped);
             host.stop(stopped);
           },
         ),

@@ -21,7 +21,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { JournalBackend } from './backend.ts';
 import { type JournalFs, nodeJournalFs, pathIn } from './journal-fs.ts';
 import type { JournalRow, SnapshotRow } from './journal-store.ts';
-import { decodeRecord, encodeRecords, findLaterDurableClaim, HEADER_BYTES } from './record-format.ts';
+import { decodeRecord, encodeForWrite, findLaterDurableClaim, HEADER_BYTES } from './record-format.ts';
 
 export class JournalCorruptError extends Error {
   constructor(message: string) {
@@ -204,7 +204,7 @@ export class FileJournal implements JournalBackend {
     }
     try {
       const payloads = cmds.map((c) => JSON.stringify(c));
-      const bytes = encodeRecords(firstSeq, this.durable, payloads);
+      const bytes = encodeForWrite(firstSeq, this.durable, payloads);
       const h = this.activeHandle(firstSeq);
       this.fs.append(h, bytes);
       const seg = this.segments[this.segments.length - 1]!;

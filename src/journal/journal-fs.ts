@@ -28,7 +28,10 @@ export interface JournalFs {
   rename(from: string, to: string): void;
   /** Opens for appending, creating the file when absent; returns a handle. */
   open(path: string): number;
-  /** Appends bytes at the end of the file (into the page cache: not durable until datasync). */
+  /**
+   * Appends bytes at the end of the file (into the page cache: not durable until datasync). The
+   * caller reuses `bytes` for its next write once this returns, so a layer keeps a copy, never them.
+   */
   append(handle: number, bytes: Uint8Array): void;
   /** fdatasync(2): resolves once every byte appended before the call is on stable storage. */
   datasync(handle: number): Promise<void>;

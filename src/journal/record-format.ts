@@ -38,8 +38,54 @@ function getU64(buf: Buffer, off: number): number {
 /** The 16 bytes after the CRC field (seq and durable seq) of the record being encoded. */
 const CRC_HEAD = Buffer.alloc(16);
 
-/** Encodes consecutive records firstSeq, firstSeq+1, ... into one buffer (one write). */
+/** Encodes consecutive records firstSeq, firstSeq+1, ... into one new buffer (one write). */
 export function encodeRecords(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+  return encodeInto(undefined, firstSeq, durableSeq, payloads);
+}
+
+/** Largest write buffer a RecordEncoder keeps between batches; a larger batch gets its own. */
+export const KEPT_WRITE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * encodeRecords into one buffer kept from batch to batch (grown up to KEPT_WRITE_BYTES): a group
+ * commit's bytes are written synchronously and never read again (JournalFs.append copies or writes
+ * them before it returns), so one buffer serves every batch instead of one allocated per batch,
+ * which past the 4 KiB pool was a new backing store for the collector each time. The returned view
+ * is valid until the next encode.
+ */
+export class RecordEncoder {
+  private buf: Buffer = Buffer.allocUnsafe(64 * 1024);
+
+  encode(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+    return encodeInto(this, firstSeq, durableSeq, payloads);
+  }
+
+  /** A buffer of at least `bytes`: the kept one (grown when that stays under the cap), or a new one. */
+  room(bytes: number): Buffer {
+    if (bytes <= this.buf.length) return this.buf;
+    if (bytes > KEPT_WRITE_BYTES) return Buffer.allocUnsafe(bytes);
+    this.buf = Buffer.allocUnsafe(Math.min(KEPT_WRITE_BYTES, Math.max(bytes, this.buf.length * 2)));
+    return this.buf;
+  }
+}
+
+const kept = new RecordEncoder();
+
+/**
+ * encodeRecords into the one kept buffer of this thread (RecordEncoder): for bytes written before
+ * the caller's next statement, as the segment journal's append writes them. One buffer for every
+ * journal of the thread is safe because nothing runs between the encode and the write.
+ */
+export function encodeForWrite(firstSeq: number, durableSeq: number, payloads: readonly string[]): Buffer {
+  return kept.encode(firstSeq, durableSeq, payloads);
+}
+
+function encodeInto(
+  encoder: RecordEncoder | undefined,
+  firstSeq: number,
+  durableSeq: number,
+  payloads: readonly string[],
+): Buffer {
   // Each payload's text is encoded straight into the one buffer (no Buffer per record, no copy).
   let total = 0;
   const lengths: number[] = new Array(payloads.length);
@@ -48,7 +94,7 @@ export function encodeRecords(firstSeq: number, durableSeq: number, payloads: re
     lengths[i] = n;
     total += HEADER_BYTES + n;
   }
-  const out = Buffer.allocUnsafe(total);
+  const out = encoder === undefined ? Buffer.allocUnsafe(total) : encoder.room(total);
   let off = 0;
   for (let i = 0; i < payloads.length; i++) {
     const n = lengths[i]!;
@@ -64,7 +110,7 @@ export function encodeRecords(firstSeq: number, durableSeq: number, payloads: re
     out.writeUInt32LE(crc32(text, crc32(CRC_HEAD)), off + 4);
     off += HEADER_BYTES + n;
   }
-  return out;
+  return out.length === total ? out : out.subarray(0, total);
 }
 
 /**

@@ -79,11 +79,21 @@ export interface SnapshotStats {
   sliceMaxMs: number;
 }
 
+/**
+ * Where an outcome goes: a promise's two resolving functions fit it, and so does an object of the
+ * caller's that carries on from the result itself (`Sequencer.submitTo`), so a placement's answer
+ * is written from the group commit's own callback instead of through a promise per layer.
+ */
+export interface Settle<T> {
+  resolve(value: T): void;
+  reject(err: unknown): void;
+}
+
 /** An accepted, applied command waiting for its commit; internal to src/journal/. */
 export interface Pending<C, R> {
   seq: number;
   cmd: C;
   result: R;
-  resolve: (r: R) => void;
-  reject: (e: unknown) => void;
+  /** Told the result once the command is durable, or why it never will be. */
+  to: Settle<R>;
 }

@@ -26,6 +26,7 @@ import {
   type Pending,
   type SequencerOptions,
   SequencerStoppedError,
+  type Settle,
   type Submittable,
 } from './sequencer-types.ts';
 import type { ShadowSnapshots } from './shadow-snapshots.ts';
@@ -34,6 +35,7 @@ import { type Held, SnapshotHolding } from './snapshot-holding.ts';
 export type {
   CommittedBatch,
   SequencerOptions,
+  Settle,
   SnapshotStats,
   Submittable,
 } from './sequencer-types.ts';
@@ -118,19 +120,42 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
    * promise resolves: the acknowledgement of an order names the command it was.
    */
   submit(cmd: Submittable<C>, seqs?: number[]): Promise<R> {
+    return new Promise<R>((resolve, reject) => this.submitTo(cmd, { resolve, reject }, seqs));
+  }
+
+  /**
+   * `submit` without a promise: `to` is told the result once durable (a rejection at once, before
+   * this returns), or the error. The group commit calls `to` itself, so a caller that writes its
+   * answer there skips a promise and a microtask per layer between the commit and the answer
+   * (docs/decisions.md "The placement's answer from the group commit"). `to.resolve` runs after the
+   * batch's onCommitted listeners; a throw from it is not the sequencer's (see batch-commit.ts).
+   */
+  submitTo(cmd: Submittable<C>, to: Settle<R>, seqs?: number[]): void {
     const gate = this.gate();
-    if (gate !== undefined) return Promise.reject(gate);
-    if (this.snapshots.holding) return this.snapshots.hold([cmd], false, seqs) as Promise<R>;
-    let applied: { result: R; seq: number; pending?: Promise<R> };
-    try {
-      applied = this.applyOne(cmd);
-    } catch (err) {
-      return Promise.reject(err);
+    if (gate !== undefined) {
+      to.reject(gate);
+      return;
     }
-    if (seqs !== undefined) seqs[0] = applied.seq;
-    if (applied.pending === undefined) return Promise.resolve(applied.result);
+    if (this.snapshots.holding) {
+      (this.snapshots.hold([cmd], false, seqs) as Promise<R>).then(
+        (r) => to.resolve(r),
+        (e) => to.reject(e),
+      );
+      return;
+    }
+    let result: R;
+    try {
+      result = this.applyOne(cmd, to);
+    } catch (err) {
+      to.reject(err);
+      return;
+    }
+    if (seqs !== undefined) seqs[0] = this.lastApplied;
+    if (this.lastApplied === 0) {
+      to.resolve(result);
+      return;
+    }
     this.commits.kick();
-    return applied.pending;
   }
 
   /**
@@ -144,24 +169,23 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     if (gate !== undefined) return Promise.reject(gate);
     if (this.snapshots.holding) return this.snapshots.hold(cmds, true, seqs) as Promise<R[]>;
     const results: R[] = [];
-    const waits: Promise<R>[] = [];
-    for (const cmd of cmds) {
-      let applied: { result: R; seq: number; pending?: Promise<R> };
-      try {
-        applied = this.applyOne(cmd);
-      } catch {
-        break; // applyOne stopped the sequencer; handled below
+    return new Promise<R[]>((resolve, reject) => {
+      const all = new AllDurable<R>(results, { resolve, reject });
+      for (const cmd of cmds) {
+        let result: R;
+        try {
+          result = this.applyOne(cmd, all);
+        } catch {
+          break; // applyOne stopped the sequencer; handled below
+        }
+        if (seqs !== undefined) seqs[results.length] = this.lastApplied;
+        results.push(result);
+        if (this.lastApplied !== 0) all.waiting++;
       }
-      if (seqs !== undefined) seqs[results.length] = applied.seq;
-      results.push(applied.result);
-      if (applied.pending !== undefined) waits.push(applied.pending);
-    }
-    if (this.stopError !== undefined) {
-      for (const w of waits) w.catch(() => {});
-      return Promise.reject(this.stopError);
-    }
-    this.commits.kick();
-    return Promise.all(waits).then(() => results);
+      if (this.stopError !== undefined) return all.reject(this.stopError);
+      this.commits.kick();
+      all.applied();
+    });
   }
 
   /** Registers a listener called after each durable commit, in seq order. Returns an unsubscribe. */
@@ -229,7 +253,14 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     return undefined;
   }
 
-  private applyOne(input: Submittable<C>): { result: R; seq: number; pending?: Promise<R> } {
+  /** Journal seq of the command applyOne applied last; 0 when the machine rejected it. */
+  private lastApplied = 0;
+
+  /**
+   * Applies one command; an accepted one takes the next seq (`lastApplied`) and waits for its
+   * commit, which tells `to`. Returns the machine's result (a rejection is nobody's to wait for).
+   */
+  private applyOne(input: Submittable<C>, to: Settle<R>): R {
     // The clock is read here, outside the state machine (principle 2), and never runs backwards
     // in the journal even if the wall clock does (NTP step): replay sees the same ts order.
     const now = input.ts ?? this.clock();
@@ -248,7 +279,10 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       );
       throw this.stopError;
     }
-    if (!this.isAccepted(result)) return { result, seq: 0 };
+    if (!this.isAccepted(result)) {
+      this.lastApplied = 0;
+      return result;
+    }
     this.lastTs = ts;
     const seq = ++this.seq;
     // A machine that numbers commands itself (Exchange.lastSeq, used in fills) must agree with
@@ -262,10 +296,9 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       );
       throw this.stopError;
     }
-    const pending = new Promise<R>((resolve, reject) => {
-      this.commits.pending.push({ seq, cmd, result, resolve, reject });
-    });
-    return { result, seq, pending };
+    this.lastApplied = seq;
+    this.commits.pending.push({ seq, cmd, result, to });
+    return result;
   }
 
   private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
@@ -307,7 +340,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     this.stopError = err;
     const pending = this.commits.pending;
     this.commits.pending = [];
-    for (const p of pending) p.reject(err);
+    for (const p of pending) p.to.reject(err);
     this.snapshots.rejectHeld(err);
     void this.shadow?.close();
     this.durable.stop();
@@ -315,5 +348,35 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     // 'fatal' without a listener would not throw (not named 'error'), so an owner that forgot to
     // listen still gets rejections on every submit.
     this.emit('fatal', err);
+  }
+}
+
+/**
+ * The one Settle of a submitMany's accepted commands: resolves with every result once the last of
+ * them is durable, rejects once on the first failure. `waiting` counts the accepted commands not
+ * yet durable, plus one until every command is applied (a commit cannot finish the set early).
+ */
+class AllDurable<R> implements Settle<R> {
+  waiting = 1;
+  private failed = false;
+
+  constructor(
+    private readonly results: R[],
+    private readonly done: Settle<R[]>,
+  ) {}
+
+  resolve(): void {
+    if (--this.waiting === 0 && !this.failed) this.done.resolve(this.results);
+  }
+
+  /** Every command of the set is applied (the commits may already have made some durable). */
+  applied(): void {
+    this.resolve();
+  }
+
+  reject(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.done.reject(err);
   }
 }

@@ -14,9 +14,11 @@ import type {
   OrderRecord,
   OrderStatus,
 } from '../exchange/types.ts';
+import type { Settle } from '../journal/sequencer-types.ts';
 import type { LedgerKind } from './ledger-kinds.ts';
 
 export type { CommandInput } from '../exchange/types.ts';
+export type { Settle } from '../journal/sequencer-types.ts';
 
 export interface HistoryQuery {
   accountId: Id;
@@ -80,11 +82,33 @@ export interface ExchangePort {
    * given, holds the command's journal seq at index 0 (0 for a rejection) once it resolves.
    */
   submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult>;
+  /**
+   * `submit` with the outcome told to `to` instead of a promise (a rejection before this returns):
+   * the services answer a placement or a requote from the group commit's callback through it
+   * (`settle`). A port whose commands are applied elsewhere (a replica forwards them to its leader)
+   * may leave it out.
+   */
+  submitTo?(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void;
   /** Several commands, one commit, one result each in order; `seqs` as for submit, one each. */
   submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]>;
   /** A fresh time-ordered id (UUIDv7) for orders, events, markets… */
   newId(): Id;
   history: ExchangeHistory;
+}
+
+/** `port.submitTo`, or its submit's promise told to `to` where the port has no submitTo. */
+export function submitTo(
+  port: ExchangePort,
+  cmd: CommandInput,
+  to: Settle<CommandResult>,
+  seqs?: number[],
+): void {
+  if (port.submitTo !== undefined) port.submitTo(cmd, to, seqs);
+  else
+    port.submit(cmd, seqs).then(
+      (r) => to.resolve(r),
+      (e) => to.reject(e),
+    );
 }
 
 /**

@@ -13,11 +13,12 @@ import { type JournalBackend, SqlJournal } from '../journal/backend.ts';
 import { FileJournal } from '../journal/file-journal.ts';
 import type { AppendGuard } from '../journal/journal-store.ts';
 import { type RecoveryResult, recover } from '../journal/recover.ts';
-import { Sequencer } from '../journal/sequencer.ts';
+import { Sequencer, type Settle } from '../journal/sequencer.ts';
 import type { Log } from '../observability/log.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { type ApplyListener, tapMachine } from './apply-tap.ts';
+import { CommandMeter, CountedSettle } from './command-meter.ts';
 import { accountsOf, type CommandInput, type ExchangeHistory, type ExchangePort } from './exchange-port.ts';
 import { SqlHistory } from './history.ts';
 import { HouseDesk } from './house-quote.ts';
@@ -84,6 +85,7 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     readonly projector: HistoryProjector,
   ) {
     super();
+    this.meter = new CommandMeter(deps.metrics);
     // Read-your-writes: a history read first waits until everything acknowledged before it is
     // projected (docs/journal.md, "Projector").
     this.history = new SqlHistory(
@@ -258,21 +260,16 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
     return uuidv7(this.clock());
   }
 
-  /** Set by attachOperatorMetrics (operator-metrics.ts): seconds from submit to durable result. */
-  onCommitLatency: ((seconds: number) => void) | undefined;
+  /** The commands_total cells and the commit latency (command-meter.ts). */
+  readonly meter: CommandMeter;
 
   submit(cmd: CommandInput, seqs?: number[]): Promise<CommandResult> {
-    // One `then` on the sequencer's promise, not an async function around it: this runs for every
-    // order, and each async frame is a promise and a turn more.
-    // The closure keeps the type, not the command: the sequencer journals its own copy (stamped
-    // with ts), and holding this one too until the commit kept both alive through scavenges.
-    const t0 = performance.now();
-    const type = cmd.type;
-    return this.sequencer.submit(this.budgeted(cmd), seqs).then((r) => {
-      this.onCommitLatency?.((performance.now() - t0) / 1000);
-      this.count(type, r.ok);
-      return r;
-    });
+    return new Promise<CommandResult>((resolve, reject) => this.submitTo(cmd, { resolve, reject }, seqs));
+  }
+
+  /** `submit` without a promise (ExchangePort.submitTo), counted by the meter once it settles. */
+  submitTo(cmd: CommandInput, to: Settle<CommandResult>, seqs?: number[]): void {
+    this.sequencer.submitTo(this.budgeted(cmd), new CountedSettle(this.meter, cmd.type, to), seqs);
   }
 
   async submitMany(cmds: CommandInput[], seqs?: number[]): Promise<CommandResult[]> {
@@ -281,24 +278,9 @@ export class ExchangeRuntime extends EventEmitter implements ExchangePort {
       this.settleLoop === undefined ? cmds : cmds.map((c) => this.budgeted(c)),
       seqs,
     );
-    this.onCommitLatency?.((performance.now() - t0) / 1000);
-    for (let i = 0; i < rs.length; i++) this.count(cmds[i]!.type, rs[i]!.ok);
+    this.meter.onCommitLatency?.((performance.now() - t0) / 1000);
+    for (let i = 0; i < rs.length; i++) this.meter.count(cmds[i]!.type, rs[i]!.ok);
     return rs;
-  }
-
-  /** Counter cells, resolved once per (type, outcome): this runs for every order. */
-  private readonly counters = new Map<string, { n: number }>();
-
-  private count(type: string, ok: boolean): void {
-    const m = this.deps.metrics;
-    if (m === undefined) return;
-    const key = ok ? type : `${type}!`;
-    let c = this.counters.get(key);
-    if (c === undefined) {
-      c = m.commandCell(type, ok ? 'accepted' : 'rejected');
-      this.counters.set(key, c);
-    }
-    c.n++;
   }
 
   /** AccountsPort for the token server: every new trader client gets a fresh account. */

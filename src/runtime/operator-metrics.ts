@@ -60,7 +60,7 @@ export function attachOperatorMetrics(registry: Registry, runtime: ExchangeRunti
     COMMIT_BUCKETS,
     registry,
   );
-  runtime.onCommitLatency = (seconds) => commit.observe(seconds);
+  runtime.meter.onCommitLatency = (seconds) => commit.observe(seconds);
 
   // One walk of the books serves both gauges of a scrape.
   let cached: { at: number; counts: BookCounts } | undefined;

@@ -8,8 +8,8 @@
 
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
-import type { DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
-import type { ExchangePort } from './exchange-port.ts';
+import type { CommandResult, DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
+import { type ExchangePort, type Settle, submitTo } from './exchange-port.ts';
 import { type PlaceCommand, type PlaceRequest, placeCommand } from './place-command.ts';
 
 export { MAX_TTL_MS, type PlaceRequest, placeCommand } from './place-command.ts';
@@ -142,26 +142,35 @@ export class OrderEntry {
     return { order: o, fills: await this.fillsOf(accountId, o), replayed: true, seq: null };
   }
 
-  /**
-   * Places one order: the first placement under a repeated clientOrderId, or a new one. Without a
-   * key there is nothing to replay: one `then` on the command's durable result, no async frame
-   * (this runs for every order of both transports).
-   */
+  /** Places one order: the first placement under a repeated clientOrderId, or a new one. */
   place(accountId: Id, request: PlaceRequest): Promise<Placement> {
+    return new Promise<Placement>((resolve, reject) => this.placeTo(accountId, request, { resolve, reject }));
+  }
+
+  /**
+   * `place` with its outcome told to `to`. Without a key there is nothing to replay, and the
+   * placement is answered from the group commit's own callback: one object per order carries the
+   * order id and the seq to `to`, no promise and no async frame in between (this runs for every
+   * order of both transports; docs/decisions.md "The placement's answer from the group commit").
+   */
+  placeTo(accountId: Id, request: PlaceRequest, to: Settle<Placement>): void {
     const orderId = this.port.newId();
     let cmd: PlaceCommand;
     try {
       cmd = placeCommand(accountId, orderId, request);
     } catch (err) {
-      return Promise.reject(err);
+      to.reject(err);
+      return;
     }
-    if (cmd.clientOrderId) return this.placeKeyed(accountId, cmd);
-    const seqs = [0];
-    return this.port.submit(cmd, seqs).then((result) => {
-      if (!result.ok) throw this.rejectionError(result);
-      const { order, fills } = placementOutcome(orderId, result.events);
-      return { order, fills, replayed: false, seq: seqs[0] ?? null };
-    });
+    if (cmd.clientOrderId) {
+      this.placeKeyed(accountId, cmd).then(
+        (p) => to.resolve(p),
+        (e) => to.reject(e),
+      );
+      return;
+    }
+    const placing = new Placing(orderId, this.rejectionError, to);
+    submitTo(this.port, cmd, placing, placing.seqs);
   }
 
   /** A keyed placement: the answer of an earlier one under the key, or a new one. */
@@ -321,5 +330,41 @@ export class OrderEntry {
     const orders: OrderRecord[] = [];
     for (const e of r.events) if (e.kind === 'OrderCanceled') orders.push({ ...e.order, status: 'CANCELED' });
     return { orders, seq: seqs[0] ?? null };
+  }
+}
+
+/** An unkeyed placement waiting for its command's durable result: the answer made from it. */
+class Placing implements Settle<CommandResult> {
+  /** The command's journal seq at index 0, set by the sequencer when it applies it. */
+  readonly seqs = [0];
+
+  constructor(
+    private readonly orderId: Id,
+    private readonly rejectionError: RejectionToError,
+    private readonly to: Settle<Placement>,
+  ) {}
+
+  resolve(result: CommandResult): void {
+    if (!result.ok) {
+      this.to.reject(this.rejectionError(result));
+      return;
+    }
+    let outcome: { order: OrderRecord; fills: Fill[] };
+    try {
+      outcome = placementOutcome(this.orderId, result.events);
+    } catch (err) {
+      this.to.reject(err);
+      return;
+    }
+    this.to.resolve({
+      order: outcome.order,
+      fills: outcome.fills,
+      replayed: false,
+      seq: this.seqs[0] ?? null,
+    });
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
   }
 }

@@ -9,6 +9,7 @@
 
 import { ApiError } from '../errors.ts';
 import {
+  type CommandResult,
   type Currency,
   type DomainEvent,
   type Id,
@@ -16,7 +17,7 @@ import {
   type OrderRecord,
 } from '../exchange/types.ts';
 import { priceToTick, tickToPrice } from '../exchange/units.ts';
-import type { CommandInput, ExchangePort } from './exchange-port.ts';
+import { type CommandInput, type ExchangePort, type Settle, submitTo } from './exchange-port.ts';
 import type { RejectionToError } from './order-entry.ts';
 
 /** An amend as the wire gives it: the new price (a decimal) and/or the new remaining qty. */
@@ -162,14 +163,50 @@ export class QuoteEntry {
   }
 
   /** Replaces the account's quotes on the listed outcomes, all or nothing; the resulting set. `seqs` as for amend. */
-  async massQuote(accountId: Id, request: QuoteRequest, seqs?: number[]): Promise<QuoteSet> {
-    const cmd = quoteCommand(accountId, request, this.port.newId());
-    const result = await this.port.submit(cmd, seqs);
-    if (!result.ok) throw this.rejectionError(result);
-    for (const e of result.events) {
-      if (e.kind === 'QuotesReplaced')
-        return { marketId: e.marketId, currency: e.currency, orders: e.orders };
+  massQuote(accountId: Id, request: QuoteRequest, seqs?: number[]): Promise<QuoteSet> {
+    return new Promise<QuoteSet>((resolve, reject) =>
+      this.massQuoteTo(accountId, request, { resolve, reject }, seqs),
+    );
+  }
+
+  /**
+   * `massQuote` with its outcome told to `to`, from the group commit's callback (the placement's
+   * path, OrderEntry.placeTo): a market maker requotes many times a second.
+   */
+  massQuoteTo(accountId: Id, request: QuoteRequest, to: Settle<QuoteSet>, seqs?: number[]): void {
+    let cmd: ReturnType<typeof quoteCommand>;
+    try {
+      cmd = quoteCommand(accountId, request, this.port.newId());
+    } catch (err) {
+      to.reject(err);
+      return;
     }
-    throw new ApiError('INTERNAL_ERROR', 'mass quote produced no quote set');
+    submitTo(this.port, cmd, new Quoting(this.rejectionError, to), seqs);
+  }
+}
+
+/** A mass quote waiting for its command's durable result: the resulting set, or the rejection. */
+class Quoting implements Settle<CommandResult> {
+  constructor(
+    private readonly rejectionError: RejectionToError,
+    private readonly to: Settle<QuoteSet>,
+  ) {}
+
+  resolve(result: CommandResult): void {
+    if (!result.ok) {
+      this.to.reject(this.rejectionError(result));
+      return;
+    }
+    for (const e of result.events) {
+      if (e.kind === 'QuotesReplaced') {
+        this.to.resolve({ marketId: e.marketId, currency: e.currency, orders: e.orders });
+        return;
+      }
+    }
+    this.to.reject(new ApiError('INTERNAL_ERROR', 'mass quote produced no quote set'));
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
   }
 }

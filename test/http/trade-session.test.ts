@@ -120,6 +120,42 @@ describe('/trade session', () => {
     assert.equal(sock.paused, 1);
   });
 
+  test('at the bound, waiting requests refused at once are each answered once, in order', async () => {
+    // A refusal that needs no commit (a place body failing its schema, a placement the engine
+    // rejects) is answered inside the loop that handles waiting frames, which frees its place
+    // again while that loop runs: every waiting frame must still run exactly once.
+    const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
+    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 2 });
+    const durable: (() => void)[] = [];
+    const held = {
+      cancelScope: () => new Promise((resolve) => durable.push(() => resolve({ orders: [], seq: null }))),
+    } as unknown as OrderEntry;
+    const sock = new FakeSocket();
+    const s = new TradeSession(sock, { ...deps, entry: held }, principal, 't');
+    s.message(JSON.stringify({ type: 'cancelAll', id: 0 }));
+    s.message(JSON.stringify({ type: 'cancelAll', id: 1 }));
+    for (let i = 2; i < 8; i++) s.message(JSON.stringify({ type: 'place', id: i, data: { price: 'x' } }));
+    assert.equal(s.backlog, 6);
+    durable.shift()!();
+    await settle();
+    assert.deepEqual(
+      sock.frames.map((f) => [f.type, f.id]),
+      [['cancelAll', 0], ...Array.from({ length: 6 }, (_, i) => ['error', i + 2])],
+    );
+    assert.equal(s.inFlight, 1);
+    assert.equal(s.backlog, 0);
+    while (durable.length > 0) {
+      durable.shift()!();
+      await settle();
+    }
+    assert.deepEqual(
+      sock.frames.map((f) => f.id),
+      [0, 2, 3, 4, 5, 6, 7, 1],
+    );
+    assert.equal(s.inFlight, 0);
+    assert.equal(sock.resumed, 1);
+  });
+
   test('both pauses at once: reading resumes only when the bound and the unwritten answers allow', async () => {
     const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
     const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 2, highWaterBytes: 300 });

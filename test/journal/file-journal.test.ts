@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { FileJournal, JournalCorruptError } from '../../src/journal/file-journal.ts';
+import { KEPT_WRITE_BYTES } from '../../src/journal/record-format.ts';
 import { recover } from '../../src/journal/recover.ts';
 import { Sequencer, SequencerStoppedError } from '../../src/journal/sequencer.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -137,6 +138,33 @@ describe('segment journal', () => {
     assert.deepEqual(j2.cutTail, { seq: 6, segment: name, offset: whole, bytes: 7 });
     assert.equal(fs.read(path).length, whole, 'the torn bytes are truncated');
     assert.equal((await readAll(j2)).length, 5);
+  });
+
+  test('one write buffer for every batch: small, large (past the kept size) and small again read back whole', async () => {
+    const fs = new PowerLossFs();
+    const j = await FileJournal.open(DIR, { fs });
+    const s = sequencer(j);
+    // A batch of keys this long passes KEPT_WRITE_BYTES, so it is written from a buffer of its own,
+    // and the batches around it reuse the kept one: each must leave exactly its own bytes.
+    const big = 'x'.repeat(KEPT_WRITE_BYTES / 100);
+    const sizes = [1, 40, 3, 150, 2, 1];
+    const keys: string[] = [];
+    for (const [b, n] of sizes.entries()) {
+      const cmds = Array.from({ length: n }, (_, i) => ({
+        type: 'Add' as const,
+        key: `b${b}-${i}-${n === 150 ? big : 'k'}`,
+        n: 1,
+      }));
+      keys.push(...cmds.map((c) => c.key));
+      await s.submitMany(cmds);
+    }
+    await j.close();
+    const j2 = await FileJournal.open(DIR, { fs });
+    assert.equal(j2.cutTail, undefined);
+    assert.deepEqual(
+      (await readAll(j2)).map((r) => r.cmd.key),
+      keys,
+    );
   });
 
   test('a failed fdatasync acknowledges nothing of its group and stops the sequencer', async () => {

@@ -1,14 +1,19 @@
 // An order's wire JSON written as text (src/wire/order-json.ts) is byte for byte the JSON of the
 // wire object (orderToWire), and a mass quote's answer text that of its result object
 // (quoteSetWire), and a placement's that of its answer object (placedWire): odd strings escaped as
-// JSON.stringify escapes them, nulls, expiries, fills.
+// JSON.stringify escapes them, nulls, expiries, fills; a placement's also the bytes the REST
+// route's response schema serializes its 201 to (the same result on both transports).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fastJson from 'fast-json-stringify';
 import type { Fill, OrderRecord } from '../../src/exchange/types.ts';
 import { placedJson, placedWire, quoteSetJson, quoteSetWire } from '../../src/http/order-requests.ts';
 import { jsonString, orderJson, ordersJson } from '../../src/wire/order-json.ts';
-import { orderToWire } from '../../src/wire/trading.ts';
+import { orderToWire, orderWithFillsSchema } from '../../src/wire/trading.ts';
+
+/** The REST 201 body as Fastify writes it from the route's response schema. */
+const serializePlaced = fastJson(orderWithFillsSchema as never);
 
 const T = Date.parse('2026-11-26T10:00:00.123Z');
 
@@ -116,6 +121,8 @@ describe('order JSON text', () => {
     for (const c of cases) {
       const p = { ...c, replayed: false, seq: 7 };
       assert.equal(placedJson(p), JSON.stringify(placedWire(p)));
+      // The socket's answer is the very bytes the REST route's serializer writes for its 201.
+      assert.equal(placedJson(p), serializePlaced(placedWire(p)));
     }
   });
 });

@@ -8,8 +8,9 @@
 import type { Scope } from '../../auth/scopes.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { Id } from '../../exchange/types.ts';
-import type { OrderEntry, PlaceRequest } from '../../runtime/order-entry.ts';
-import type { AmendRequest, QuoteEntry, QuoteRequest } from '../../runtime/quote-entry.ts';
+import type { Settle } from '../../runtime/exchange-port.ts';
+import type { OrderEntry, Placement, PlaceRequest } from '../../runtime/order-entry.ts';
+import type { AmendRequest, QuoteEntry, QuoteRequest, QuoteSet } from '../../runtime/quote-entry.ts';
 import { orderToWire } from '../../wire/trading.ts';
 import {
   AMEND_CODES,
@@ -70,6 +71,11 @@ export interface MessageType {
   scope: Scope;
   summary: string;
   run(ctx: HandlerContext, data: never): Promise<Answer>;
+  /**
+   * `run` with the answer told to `to` instead of a promise, when the handler has such a path (a
+   * placement: from the group commit's callback). The session prefers it.
+   */
+  runTo?(ctx: HandlerContext, data: never, to: Settle<Answer>): void;
 }
 
 const lastSeq = (seqs: (number | null)[]): number | null =>
@@ -81,13 +87,32 @@ const place: MessageType = {
   codes: PLACE_CODES,
   scope: 'execute:trader',
   summary: 'Place an order: data is the REST place body; result the REST 201 body',
-  // The hot message: one `then`, no async frame of its own.
   run(ctx, data: PlaceRequest) {
-    return ctx.entry
-      .place(ctx.accountId, data)
-      .then((p) => ({ json: placedJson(p), seq: p.seq, replayed: p.replayed }));
+    return ctx.entry.place(ctx.accountId, data).then(placedAnswer);
+  },
+  // The hot message: answered from the group commit's callback, no promise of its own.
+  runTo(ctx, data: PlaceRequest, to) {
+    ctx.entry.placeTo(ctx.accountId, data, new PlacedAnswer(to));
   },
 };
+
+/** A placement's answer: the REST 201 body's text (placedJson), its seq, whether replayed. */
+function placedAnswer(p: Placement): Answer {
+  return { json: placedJson(p), seq: p.seq, replayed: p.replayed };
+}
+
+/** A placement's outcome turned into its answer on the way to the session's Answering. */
+class PlacedAnswer implements Settle<Placement> {
+  constructor(private readonly to: Settle<Answer>) {}
+
+  resolve(p: Placement): void {
+    this.to.resolve(placedAnswer(p));
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
+  }
+}
 
 const batch: MessageType = {
   schema: batchBody,
@@ -195,7 +220,27 @@ const massQuote: MessageType = {
     // The REST route's text: up to twenty orders, cheaper written than built and stringified.
     return { json: quoteSetJson(set), seq: seqs[0] || null };
   },
+  // A requote is answered from the group commit's callback, as a placement is.
+  runTo(ctx, data: QuoteRequest, to) {
+    const answer = new QuotedAnswer(to);
+    ctx.quotes.massQuoteTo(ctx.accountId, data, answer, answer.seqs);
+  },
 };
+
+/** A mass quote's set turned into its answer (the REST route's text and the command's seq). */
+class QuotedAnswer implements Settle<QuoteSet> {
+  readonly seqs = [0];
+
+  constructor(private readonly to: Settle<Answer>) {}
+
+  resolve(set: QuoteSet): void {
+    this.to.resolve({ json: quoteSetJson(set), seq: this.seqs[0] || null });
+  }
+
+  reject(err: unknown): void {
+    this.to.reject(err);
+  }
+}
 
 const parlayQuote: MessageType = {
   schema: parlayQuoteBodySchema,

@@ -11,6 +11,7 @@
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { ApiError, type ErrorEnvelope } from '../../errors.ts';
+import type { Settle } from '../../runtime/exchange-port.ts';
 import type { OrderEntry } from '../../runtime/order-entry.ts';
 import type { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { mapError } from '../error-handler.ts';
@@ -125,11 +126,22 @@ export class TradeSession {
     this.handle(text);
   }
 
+  /** True while freed() handles waiting frames (see there). */
+  private draining = false;
+
   /** A request was answered: frames waiting for a place are handled, and reading resumes. */
   private freed(): void {
     this.inFlight--;
+    // A request refused at once (a bad frame, a placement the engine rejects) is answered inside
+    // `handle`, so this runs again inside the loop below: the loop, further up the stack, goes on.
+    if (this.draining) return;
     const w = this.waiting;
-    while (this.next < w.length && this.inFlight < this.deps.maxInFlight) this.handle(w[this.next++]!);
+    this.draining = true;
+    try {
+      while (this.next < w.length && this.inFlight < this.deps.maxInFlight) this.handle(w[this.next++]!);
+    } finally {
+      this.draining = false;
+    }
     if (this.next < w.length) return;
     if (this.next > 0) {
       this.waiting = [];
@@ -169,8 +181,8 @@ export class TradeSession {
       return;
     }
     this.inFlight++;
-    const done = env.type === 'auth' ? this.reauthenticate(env) : this.run(env, type!);
-    this.answer(done, env.type, env.id);
+    if (env.type === 'auth') this.answer(this.reauthenticate(env), env.type, env.id);
+    else this.run(env, type!);
   }
 
   /**
@@ -180,24 +192,56 @@ export class TradeSession {
    */
   private answer(done: Promise<Answer>, type: string, id: RequestId): void {
     done.then(
-      (answer) => {
-        // The ResultFrame's keys in order, written around the result's JSON (no frame object per
-        // answer): the type is a known message type, the id a string or a safe integer.
-        this.send(
-          `{"type":"${type}","id":${typeof id === 'number' ? id : JSON.stringify(id)},"seq":${answer.seq},"result":${answer.json ?? JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
-        );
-        this.freed();
-      },
-      (err: unknown) => {
-        this.sendError(id, err);
-        this.freed();
-      },
+      (answer) => this.sendAnswer(type, id, answer),
+      (err: unknown) => this.sendFailure(id, err),
     );
   }
 
-  private run(env: Envelope, type: MessageType): Promise<Answer> {
+  /** The answer's frame, and the request's place freed (Answering and `answer` call it). */
+  sendAnswer(type: string, id: RequestId, answer: Answer): void {
+    // The ResultFrame's keys in order, written around the result's JSON (no frame object per
+    // answer): the type is a known message type, the id a string or a safe integer.
+    this.send(
+      `{"type":"${type}","id":${typeof id === 'number' ? id : JSON.stringify(id)},"seq":${answer.seq},"result":${answer.json ?? JSON.stringify(answer.result) ?? 'null'}${answer.replayed ? ',"replayed":true}' : '}'}`,
+    );
+    this.freed();
+  }
+
+  /** The error frame of a failed request, and its place freed. */
+  sendFailure(id: RequestId, err: unknown): void {
+    this.sendError(id, err);
+    this.freed();
+  }
+
+  /**
+   * Runs the request and answers it. With the token still cached, the answer goes to an Answering
+   * (the request's type and id, nothing of the frame): a handler with `runTo` (a placement) tells
+   * it from the group commit's callback, with no promise in between.
+   */
+  private run(env: Envelope, type: MessageType): void {
     const p = this.current();
-    return p instanceof Promise ? p.then((q) => this.runAs(env, type, q)) : this.runAs(env, type, p);
+    if (p instanceof Promise) {
+      this.answer(
+        p.then((q) => this.runAs(env, type, q)),
+        env.type,
+        env.id,
+      );
+      return;
+    }
+    const to = new Answering(this, env.type, env.id);
+    let ctx: HandlerContext;
+    try {
+      ctx = this.admit(env, type, p);
+    } catch (err) {
+      to.reject(err);
+      return;
+    }
+    if (type.runTo !== undefined) type.runTo(ctx, env.data as never, to);
+    else
+      type.run(ctx, env.data as never).then(
+        (a) => to.resolve(a),
+        (e) => to.reject(e),
+      );
   }
 
   /** What every handler of this connection is given (its account never changes: see `auth`). */
@@ -206,35 +250,38 @@ export class TradeSession {
   /** Checks scope and data, then runs the handler; a refusal is a rejected promise, never a throw. */
   private runAs(env: Envelope, type: MessageType, p: Principal): Promise<Answer> {
     try {
-      if (!p.scopes.has(type.scope)) {
-        throw new ApiError('INSUFFICIENT_SCOPE', `"${env.type}" requires the scope ${type.scope}`, {
-          requiredScope: type.scope,
-        });
-      }
-      const validate = this.deps.validators.get(env.type);
-      if (validate !== undefined && !validate(env.data)) {
-        const codes =
-          typeof type.codes === 'function'
-            ? type.codes(validate.errors?.[0]?.instancePath ?? '')
-            : type.codes;
-        throw schemaError(validate.errors as never, type.context, codes);
-      }
-      if (validate === undefined && env.data !== undefined) {
-        throw new ApiError('VALIDATION_FAILED', `"${env.type}" carries no data`, [
-          { path: '/data', message: 'must be absent' },
-        ]);
-      }
-      this.ctx ??= {
-        accountId: this.principal.accountId!,
-        entry: this.deps.entry,
-        quotes: this.deps.quotes,
-        parlayQuotes: this.deps.parlayQuotes,
-        validatePlace: this.deps.validatePlace,
-      };
-      return type.run(this.ctx, env.data as never);
+      return type.run(this.admit(env, type, p), env.data as never);
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /** Checks scope and data: the handler's context, or a throw of the refusal. */
+  private admit(env: Envelope, type: MessageType, p: Principal): HandlerContext {
+    if (!p.scopes.has(type.scope)) {
+      throw new ApiError('INSUFFICIENT_SCOPE', `"${env.type}" requires the scope ${type.scope}`, {
+        requiredScope: type.scope,
+      });
+    }
+    const validate = this.deps.validators.get(env.type);
+    if (validate !== undefined && !validate(env.data)) {
+      const codes =
+        typeof type.codes === 'function' ? type.codes(validate.errors?.[0]?.instancePath ?? '') : type.codes;
+      throw schemaError(validate.errors as never, type.context, codes);
+    }
+    if (validate === undefined && env.data !== undefined) {
+      throw new ApiError('VALIDATION_FAILED', `"${env.type}" carries no data`, [
+        { path: '/data', message: 'must be absent' },
+      ]);
+    }
+    this.ctx ??= {
+      accountId: this.principal.accountId!,
+      entry: this.deps.entry,
+      quotes: this.deps.quotes,
+      parlayQuotes: this.deps.parlayQuotes,
+      validatePlace: this.deps.validatePlace,
+    };
+    return this.ctx;
   }
 
   /**
@@ -292,5 +339,25 @@ export class TradeSession {
         if (!this.pausedForBound && !this.closed) this.transport.resume();
       }
     });
+  }
+}
+
+/** Where one request's answer goes: its type and id, and the session that sends the frame. */
+class Answering implements Settle<Answer> {
+  constructor(
+    private readonly session: {
+      sendAnswer(type: string, id: RequestId, a: Answer): void;
+      sendFailure(id: RequestId, e: unknown): void;
+    },
+    private readonly type: string,
+    private readonly id: RequestId,
+  ) {}
+
+  resolve(answer: Answer): void {
+    this.session.sendAnswer(this.type, this.id, answer);
+  }
+
+  reject(err: unknown): void {
+    this.session.sendFailure(this.id, err);
   }
 }
