@@ -48,8 +48,15 @@ describe('operator metrics', () => {
     const direct = countBooks(srv.runtime);
     assert.equal(books, direct.books);
     assert.equal(restingCash, direct.resting.CASH);
-    assert.ok(sample(a, 'tickbook_snapshot_serialize_seconds_count') >= 1, 'a snapshot was taken');
-    assert.ok(sample(a, 'tickbook_snapshot_bytes') > 0);
+    // The demo slate passes SNAPSHOT_EVERY; the snapshot thread serializes and stores it while the
+    // server goes on, so it may land a moment after start: wait for it (at most 20 s).
+    let snap = a;
+    for (let t = Date.now(); sample(snap, 'tickbook_snapshot_serialize_seconds_count') < 1; ) {
+      assert.ok(Date.now() - t < 20_000, 'a snapshot was taken');
+      await new Promise((r) => setTimeout(r, 50));
+      snap = await scrape();
+    }
+    assert.ok(sample(snap, 'tickbook_snapshot_bytes') > 0);
 
     // One more command: the seq and the commit count move.
     const r = await srv.runtime.submit({ type: 'CreateAccount', accountId: srv.runtime.newId() });
