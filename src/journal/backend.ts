@@ -3,6 +3,7 @@
 // sequencer and recovery see only this interface.
 
 import type { Store } from '../store/types.ts';
+import { batchJson } from './batch-texts.ts';
 import {
   appendCommands,
   type JournalRow,
@@ -19,8 +20,9 @@ export interface JournalBackend {
   /**
    * Appends commands firstSeq, firstSeq+1, ...; resolves once they are durable. A rejection means
    * "outcome unknown" and the journal accepts nothing more (the sequencer stops: fail-stop).
+   * `texts`, when given, are the commands' JSON, one each (batch-texts.ts): stored as they are.
    */
-  append(firstSeq: number, cmds: readonly { ts: number }[]): Promise<void>;
+  append(firstSeq: number, cmds: readonly { ts: number }[], texts?: readonly string[]): Promise<void>;
   /** Up to `limit` records with seq > afterSeq (and <= toSeq when given), in order. */
   read<C>(afterSeq: number, limit: number, toSeq?: number): Promise<JournalRow<C>[]>;
   /** Highest journaled seq and its ts ({0, 0} when empty). */
@@ -37,8 +39,8 @@ export interface JournalBackend {
 export class SqlJournal implements JournalBackend {
   readonly kind = 'sql' as const;
   constructor(readonly store: Store) {}
-  append(firstSeq: number, cmds: readonly { ts: number }[]): Promise<void> {
-    return appendCommands(this.store, firstSeq, cmds);
+  append(firstSeq: number, cmds: readonly { ts: number }[], texts?: readonly string[]): Promise<void> {
+    return appendCommands(this.store, firstSeq, cmds, undefined, texts && batchJson(texts));
   }
   read<C>(afterSeq: number, limit: number, toSeq?: number): Promise<JournalRow<C>[]> {
     return readJournal<C>(this.store, afterSeq, limit, toSeq);

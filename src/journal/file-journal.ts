@@ -194,7 +194,7 @@ export class FileJournal implements JournalBackend {
     return this.durable;
   }
 
-  append(firstSeq: number, cmds: readonly { ts: number }[]): Promise<void> {
+  append(firstSeq: number, cmds: readonly { ts: number }[], texts?: readonly string[]): Promise<void> {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     if (cmds.length === 0) return Promise.resolve();
     if (firstSeq !== this.nextSeq) {
@@ -203,7 +203,7 @@ export class FileJournal implements JournalBackend {
       );
     }
     try {
-      const payloads = cmds.map((c) => JSON.stringify(c));
+      const payloads = texts ?? cmds.map((c) => JSON.stringify(c));
       const bytes = encodeForWrite(firstSeq, this.durable, payloads);
       const h = this.activeHandle(firstSeq);
       this.fs.append(h, bytes);

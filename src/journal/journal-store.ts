@@ -58,10 +58,12 @@ export async function appendCommands(
   firstSeq: number,
   cmds: readonly { ts: number }[],
   guard?: AppendGuard,
+  /** The batch's JSON array text when the caller has it already (batch-texts.ts). */
+  json: string = JSON.stringify(cmds),
 ): Promise<void> {
   if (cmds.length === 0) return;
   if (guard === undefined) {
-    await q.query(APPEND_ROWS, [firstSeq, JSON.stringify(cmds)]);
+    await q.query(APPEND_ROWS, [firstSeq, json]);
     return;
   }
   // MATERIALIZED: the guard runs once, whole (its row locks taken), before any row is inserted; no
@@ -73,7 +75,7 @@ export async function appendCommands(
        WHERE EXISTS (SELECT 1 FROM guard) RETURNING 1)
      SELECT c.n${guard.onAppended === undefined ? '' : `, ${guard.onAppended}`}
      FROM (SELECT count(*) AS n FROM ins) c WHERE c.n > 0`,
-    [firstSeq, JSON.stringify(cmds), ...guard.params],
+    [firstSeq, json, ...guard.params],
   );
   if (r.rows.length !== 1 || Number(r.rows[0]!.n) !== cmds.length) throw guard.refused();
 }

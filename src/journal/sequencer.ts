@@ -20,6 +20,7 @@ import { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
 import type { Store } from '../store/types.ts';
 import { BatchCommitter } from './batch-commit.ts';
+import type { BatchTexts } from './batch-texts.ts';
 import { DurableWaiters } from './durable-waiters.ts';
 import {
   type CommittedBatch,
@@ -92,7 +93,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       {
         stopError: () => this.stopError,
         stop: (err) => this.stop(err),
-        notify: (firstSeq, lastSeq, cmds, batch) => this.notify(firstSeq, lastSeq, cmds, batch),
+        notify: (firstSeq, lastSeq, cmds, batch, texts) => this.notify(firstSeq, lastSeq, cmds, batch, texts),
         idle: () => this.settleIdle(),
       },
       options,
@@ -301,8 +302,14 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
     return result;
   }
 
-  private notify(firstSeq: number, lastSeq: number, cmds: C[], batch: Pending<C, R>[]): void {
-    this.snapshots.committed(firstSeq, lastSeq, cmds);
+  private notify(
+    firstSeq: number,
+    lastSeq: number,
+    cmds: C[],
+    batch: Pending<C, R>[],
+    texts: BatchTexts,
+  ): void {
+    this.snapshots.committed(firstSeq, lastSeq, cmds, texts);
     if (this.committedListeners.length === 0) return;
     const b: CommittedBatch<C, R> = {
       firstSeq,

@@ -13,6 +13,7 @@
 // src/runtime/snapshot-thread.ts); the protocol is the messages below.
 
 import type { Worker } from 'node:worker_threads';
+import { type BatchTexts, batchJson } from './batch-texts.ts';
 
 /** Messages to the thread, handled in the order they were posted. */
 export type ShadowRequest =
@@ -105,15 +106,17 @@ export class ShadowSnapshots {
     this.post({ op: 'seed', seq, bytes });
   }
 
-  /** Sends a durably committed batch, commands firstSeq.. in order. */
-  apply(firstSeq: number, cmds: readonly unknown[]): void {
+  /**
+   * Sends a durably committed batch, `count` commands from firstSeq in order, as the JSON the
+   * journal stored (batch-texts.ts): the thread applies what recovery would read back, and the
+   * server's thread does not stringify the commands a second time.
+   */
+  apply(firstSeq: number, count: number, texts: BatchTexts): void {
     if (this.worker === undefined) return;
-    const lastSeq = firstSeq + cmds.length - 1;
+    const lastSeq = firstSeq + count - 1;
     if (lastSeq <= this.postedSeq) return; // already in the state it was seeded with
     this.postedSeq = lastSeq;
-    // The journal's own form of each command (file-journal.ts and journal-store.ts store JSON):
-    // the thread applies what recovery would read back.
-    this.post({ op: 'apply', firstSeq, json: JSON.stringify(cmds) });
+    this.post({ op: 'apply', firstSeq, json: batchJson(texts) });
   }
 
   /** Seq of the state the thread will snapshot next: the last one posted. */

@@ -10,6 +10,7 @@ import type { EventEmitter } from 'node:events';
 import type { StateMachine } from '../exchange/types.ts';
 import type { Store } from '../store/types.ts';
 import type { JournalBackend } from './backend.ts';
+import type { BatchTexts } from './batch-texts.ts';
 import { sha256Chunked } from './file-journal.ts';
 import { writeSnapshot } from './journal-store.ts';
 import type { SequencerStoppedError, SnapshotStats, Submittable } from './sequencer-types.ts';
@@ -63,10 +64,10 @@ export class SnapshotHolding<C, R> {
    * state is exactly "after lastSeq" once it has applied the batch (it applies in seq order), so
    * any batch boundary will do, without waiting for a moment when nothing is pending.
    */
-  committed(firstSeq: number, lastSeq: number, cmds: readonly C[]): void {
+  committed(firstSeq: number, lastSeq: number, cmds: readonly C[], texts: BatchTexts): void {
     const shadow = this.shadow;
     if (shadow?.live !== true) return;
-    shadow.apply(firstSeq, cmds);
+    shadow.apply(firstSeq, cmds.length, texts);
     if (lastSeq - this.lastSeq >= this.every && this.write === undefined) this.beginShadow(shadow);
   }
 
