@@ -138,10 +138,7 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
       return;
     }
     if (this.snapshots.holding) {
-      (this.snapshots.hold([cmd], false, seqs) as Promise<R>).then(
-        (r) => to.resolve(r),
-        (e) => to.reject(e),
-      );
+      this.snapshots.holdTo(cmd, to, seqs);
       return;
     }
     let result: R;
@@ -331,7 +328,9 @@ export class Sequencer<C extends { ts: number }, R> extends EventEmitter {
   private release(held: Held<C, R>[]): void {
     for (const h of held) {
       if (h.many) this.submitMany(h.cmds, h.seqs).then(h.resolve, h.reject);
-      else this.submit(h.cmds[0]!, h.seqs).then(h.resolve, h.reject);
+      // Answered from its commit like any submitTo, in seq order with the batch (a held submit's
+      // resolve is its promise's).
+      else this.submitTo(h.cmds[0]!, h, h.seqs);
     }
     if (!this.commits.busy) this.settleIdle();
   }

@@ -92,7 +92,14 @@ export class ShadowSnapshots {
   seed(bytes: Uint8Array, seq: number): void {
     if (!this.canStart) return;
     this.starts++;
-    const w = this.spawn();
+    let w: Worker;
+    try {
+      w = this.spawn();
+    } catch (err) {
+      // No thread (e.g. its loader cannot be resolved): snapshots stay in line, the exchange runs.
+      this.onFailure(new ShadowThreadError('could not start the snapshot thread', { cause: err }));
+      return;
+    }
     this.worker = w;
     this.postedSeq = seq;
     w.on('message', (m: ShadowReply) => this.received(w, m));

@@ -78,7 +78,9 @@ export class SnapshotHolding<C, R> {
    */
   beginShadow(shadow: ShadowSnapshots): void {
     const before = this.lastSeq;
-    this.lastSeq = shadow.seq;
+    // The seq asked for: more batches may be posted before the answer, so shadow.seq moves on.
+    const at = shadow.seq;
+    this.lastSeq = at;
     this.write = shadow
       .snapshot()
       .then(async (s) => {
@@ -97,12 +99,30 @@ export class SnapshotHolding<C, R> {
         this.events.emit('snapshot', stats);
       })
       .then(undefined, (err) => {
-        if (this.lastSeq === shadow.seq) this.lastSeq = before;
+        if (this.lastSeq === at) this.lastSeq = before;
         this.events.emit('snapshotError', err);
       })
       .finally(() => {
         this.write = undefined;
       });
+  }
+
+  /**
+   * A submitTo held: the caller's own resolve and reject are kept, so once released its answer is
+   * told inside the group commit's acknowledgement, in seq order with the others (no promise).
+   */
+  holdTo(
+    cmd: Submittable<C>,
+    to: { resolve: (r: R) => void; reject: (e: unknown) => void },
+    seqs?: number[],
+  ): void {
+    this.held.push({
+      cmds: [cmd],
+      many: false,
+      seqs,
+      resolve: to.resolve as (r: R | R[]) => void,
+      reject: to.reject,
+    });
   }
 
   hold(cmds: readonly Submittable<C>[], many: boolean, seqs?: number[]): Promise<R | R[]> {

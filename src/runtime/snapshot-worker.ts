@@ -69,9 +69,10 @@ function handle(m: ShadowRequest): void {
     bytes,
     ms: performance.now() - t0,
   };
-  // Moved, not copied, when the bytes fill their buffer (the writer's buffer is sized to fit).
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  port!.postMessage(reply, whole ? [bytes.buffer as ArrayBuffer] : []);
+  // Moved, not copied: a copy of a view clones its whole buffer, the writer's margin included. The
+  // writer's buffer is its own once larger than Node's shared pool of small Buffers (never moved).
+  const own = bytes.buffer.byteLength > Buffer.poolSize;
+  port!.postMessage(reply, own ? [bytes.buffer as ArrayBuffer] : []);
 }
 
 port.on('message', (m: ShadowRequest) => {

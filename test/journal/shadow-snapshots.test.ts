@@ -5,6 +5,7 @@
 // started again from one. On the journal table (each store kind) and on segment files.
 
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import {
   ShadowSnapshots,
   type ShadowThreadError,
 } from '../../src/journal/shadow-snapshots.ts';
+import { SnapshotHolding } from '../../src/journal/snapshot-holding.ts';
 import { spawnSnapshotThread } from '../../src/runtime/snapshot-thread.ts';
 import { openTestStore, storeKinds, type TestStore } from '../helpers/store.ts';
 import { type Cmd, outcomeIds, rng, setupCommands, take, tradingCommands } from './workload.ts';
@@ -346,6 +348,52 @@ describe('a snapshot thread that never answers', () => {
     assert.equal(shadow.live, false);
     assert.equal(failures.length, 1);
     assert.equal(shadow.canStart, true, 'a later in-line snapshot may start another');
+    await shadow.close();
+  });
+});
+
+describe('a snapshot thread that cannot start', () => {
+  test('is reported, and snapshots stay in line', () => {
+    const failures: ShadowThreadError[] = [];
+    const shadow = new ShadowSnapshots(
+      () => {
+        throw new Error('no loader');
+      },
+      (err) => failures.push(err),
+    );
+    shadow.seed(new Exchange().snapshot(), 0);
+    assert.equal(shadow.live, false);
+    assert.equal(failures.length, 1);
+    assert.match(failures[0]!.message, /could not start/);
+  });
+});
+
+describe('a thread snapshot lost after more batches were sent', () => {
+  test('makes the next snapshot due at once, in line', async () => {
+    const stuck = () =>
+      new Worker("require('node:worker_threads').parentPort.on('message', () => {})", { eval: true });
+    const shadow = new ShadowSnapshots(stuck, () => {}, 3, 200);
+    shadow.seed(new Exchange().snapshot(), 0);
+    const events = new EventEmitter();
+    const lost = new Promise((resolve) => events.once('snapshotError', resolve));
+    const holding = new SnapshotHolding<Command, CommandResult>(
+      new Exchange() as unknown as StateMachine<Command, CommandResult>,
+      undefined as never, // no store: this snapshot is never stored
+      undefined,
+      events,
+      () => {},
+      10,
+      0,
+      shadow,
+    );
+    const batch = (n: number) => Array.from({ length: n }, () => '{"ts":0}');
+    holding.committed(1, 10, batch(10) as never[], batch(10)); // due: asks the thread at seq 10
+    assert.equal(holding.lastSeq, 10);
+    holding.committed(11, 12, batch(2) as never[], batch(2)); // sent before the thread fails
+    await lost;
+    await new Promise((resolve) => setImmediate(resolve)); // the failed write is let go after
+    assert.equal(holding.lastSeq, 0, 'the lost snapshot no longer counts');
+    assert.equal(holding.dueAt(12), true, 'the next one is due now, in line');
     await shadow.close();
   });
 });
