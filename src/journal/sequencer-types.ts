@@ -89,6 +89,14 @@ export interface Settle<T> {
   reject(err: unknown): void;
 }
 
+/** Tells `to` the outcome of a promise: where a path that has no Settle of its own meets one. */
+export function settleFrom<T>(p: Promise<T>, to: Settle<T>): void {
+  p.then(
+    (v) => to.resolve(v),
+    (e) => to.reject(e),
+  );
+}
+
 /** An accepted, applied command waiting for its commit; internal to src/journal/. */
 export interface Pending<C, R> {
   seq: number;

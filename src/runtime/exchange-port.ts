@@ -14,11 +14,11 @@ import type {
   OrderRecord,
   OrderStatus,
 } from '../exchange/types.ts';
-import type { Settle } from '../journal/sequencer-types.ts';
+import { type Settle, settleFrom } from '../journal/sequencer-types.ts';
 import type { LedgerKind } from './ledger-kinds.ts';
 
 export type { CommandInput } from '../exchange/types.ts';
-export type { Settle } from '../journal/sequencer-types.ts';
+export { type Settle, settleFrom } from '../journal/sequencer-types.ts';
 
 export interface HistoryQuery {
   accountId: Id;
@@ -104,11 +104,7 @@ export function submitTo(
   seqs?: number[],
 ): void {
   if (port.submitTo !== undefined) port.submitTo(cmd, to, seqs);
-  else
-    port.submit(cmd, seqs).then(
-      (r) => to.resolve(r),
-      (e) => to.reject(e),
-    );
+  else settleFrom(port.submit(cmd, seqs), to);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { ApiError } from '../errors.ts';
 import type { ExchangeReader } from '../exchange/reader.ts';
 import type { CommandResult, DomainEvent, Fill, Id, OrderRecord } from '../exchange/types.ts';
-import { type ExchangePort, type Settle, submitTo } from './exchange-port.ts';
+import { type ExchangePort, type Settle, settleFrom, submitTo } from './exchange-port.ts';
 import { type PlaceCommand, type PlaceRequest, placeCommand } from './place-command.ts';
 
 export { MAX_TTL_MS, type PlaceRequest, placeCommand } from './place-command.ts';
@@ -163,10 +163,7 @@ export class OrderEntry {
       return;
     }
     if (cmd.clientOrderId) {
-      this.placeKeyed(accountId, cmd).then(
-        (p) => to.resolve(p),
-        (e) => to.reject(e),
-      );
+      settleFrom(this.placeKeyed(accountId, cmd), to);
       return;
     }
     const placing = new Placing(orderId, this.rejectionError, to);

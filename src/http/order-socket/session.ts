@@ -11,7 +11,7 @@
 import type { Principal } from '../../auth/scopes.ts';
 import type { AuthService } from '../../auth/service.ts';
 import { ApiError, type ErrorEnvelope } from '../../errors.ts';
-import type { Settle } from '../../runtime/exchange-port.ts';
+import { type Settle, settleFrom } from '../../runtime/exchange-port.ts';
 import type { OrderEntry } from '../../runtime/order-entry.ts';
 import type { QuoteEntry } from '../../runtime/quote-entry.ts';
 import { mapError } from '../error-handler.ts';
@@ -186,15 +186,12 @@ export class TradeSession {
   }
 
   /**
-   * Sends the answer once it settles. A method of its own, so that the callbacks' context holds the
-   * type and id only: closures in `handle` would keep the parsed frame (its `data`, the request)
-   * alive until the command's group commit, through every scavenge meanwhile.
+   * Sends the answer once it settles, through an Answering that holds the type and id only: closures
+   * in `handle` would keep the parsed frame (its `data`, the request) alive until the command's group
+   * commit, through every scavenge meanwhile.
    */
   private answer(done: Promise<Answer>, type: string, id: RequestId): void {
-    done.then(
-      (answer) => this.sendAnswer(type, id, answer),
-      (err: unknown) => this.sendFailure(id, err),
-    );
+    settleFrom(done, new Answering(this, type, id));
   }
 
   /** The answer's frame, and the request's place freed (Answering and `answer` call it). */
@@ -237,11 +234,7 @@ export class TradeSession {
       return;
     }
     if (type.runTo !== undefined) type.runTo(ctx, env.data as never, to);
-    else
-      type.run(ctx, env.data as never).then(
-        (a) => to.resolve(a),
-        (e) => to.reject(e),
-      );
+    else settleFrom(type.run(ctx, env.data as never), to);
   }
 
   /** What every handler of this connection is given (its account never changes: see `auth`). */
