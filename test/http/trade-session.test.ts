@@ -77,16 +77,23 @@ describe('/trade session', () => {
     assert.equal(sock.frames.at(-1).type, 'cancelAll');
   });
 
-  test('in-flight bound: reading pauses at it, waiting frames run in order as answers free places', async () => {
+  /**
+   * A session at `maxInFlight` whose cancelAll commands become durable only when the test calls the
+   * next function of `durable`, in order.
+   */
+  function heldSession(maxInFlight: number) {
     const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
-    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 4 });
-    // Commands that become durable when the test says so.
+    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight });
     const durable: (() => void)[] = [];
     const held = {
       cancelScope: () => new Promise((resolve) => durable.push(() => resolve({ orders: [], seq: null }))),
     } as unknown as OrderEntry;
     const sock = new FakeSocket();
-    const s = new TradeSession(sock, { ...deps, entry: held }, principal, 't');
+    return { s: new TradeSession(sock, { ...deps, entry: held }, principal, 't'), sock, durable };
+  }
+
+  test('in-flight bound: reading pauses at it, waiting frames run in order as answers free places', async () => {
+    const { s, sock, durable } = heldSession(4);
     for (let i = 0; i < 10; i++) s.message(JSON.stringify({ type: 'cancelAll', id: i }));
     await settle();
     assert.equal(s.inFlight, 4);
@@ -124,14 +131,7 @@ describe('/trade session', () => {
     // A refusal that needs no commit (a place body failing its schema, a placement the engine
     // rejects) is answered inside the loop that handles waiting frames, which frees its place
     // again while that loop runs: every waiting frame must still run exactly once.
-    const auth = { verifyCached: () => principal, verifyAccessToken: async () => principal };
-    const deps = tradeSessionDeps({ port: new MemoryPort(), auth, maxInFlight: 2 });
-    const durable: (() => void)[] = [];
-    const held = {
-      cancelScope: () => new Promise((resolve) => durable.push(() => resolve({ orders: [], seq: null }))),
-    } as unknown as OrderEntry;
-    const sock = new FakeSocket();
-    const s = new TradeSession(sock, { ...deps, entry: held }, principal, 't');
+    const { s, sock, durable } = heldSession(2);
     s.message(JSON.stringify({ type: 'cancelAll', id: 0 }));
     s.message(JSON.stringify({ type: 'cancelAll', id: 1 }));
     for (let i = 2; i < 8; i++) s.message(JSON.stringify({ type: 'place', id: i, data: { price: 'x' } }));
